@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, timestampTz, updatedAt } from './columns.js';
+import { organizations } from './tenancy.js';
+import { storedFiles } from './workspace.js';
+
+export const features = pgTable('features', {
+  /** Stable slug, e.g. `user-management` (packages/shared FEATURES). */
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  description: text('description').notNull(),
+  sortOrder: integer('sort_order').notNull().default(0),
+});
+
+/** System roles have no organization; custom roles belong to the organization that made them. */
+export const roles = pgTable(
+  'roles',
+  {
+    id: id(),
+    organizationId: uuid('organization_id').references(() => organizations.id, {
+      onDelete: 'cascade',
+    }),
+    name: text('name').notNull(),
+    isSystem: boolean('is_system').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('roles_org_name_unique').on(
+      sql`coalesce(${t.organizationId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+      sql`lower(${t.name})`,
+    ),
+  ],
+);
+
+export const rolePermissions = pgTable(
+  'role_permissions',
+  {
+    id: id(),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    featureId: text('feature_id')
+      .notNull()
+      .references(() => features.id),
+    scopes: text('scopes').array().notNull(),
+  },
+  (t) => [uniqueIndex('role_permissions_role_feature').on(t.roleId, t.featureId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    fullName: text('full_name'),
+    mobileNo: text('mobile_no'),
+    client: text('client'),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    /** Null until the invited user sets a password through the one-time link. */
+    passwordHash: text('password_hash'),
+    passwordChangedAt: timestampTz('password_changed_at'),
+    profileImageFileId: uuid('profile_image_file_id').references(() => storedFiles.id, {
+      onDelete: 'set null',
+    }),
+    failedLoginCount: integer('failed_login_count').notNull().default(0),
+    lockedUntil: timestampTz('locked_until'),
+    createdBy: uuid('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    uniqueIndex('users_username_unique').on(sql`lower(${t.username})`),
+    index('users_org_created').on(t.organizationId, t.createdAt),
+    index('users_role').on(t.roleId),
+  ],
+);
+
+/**
+ * One row per issued token pair. A refresh rotates: the old row is marked rotated and a new row of
+ * the same family is issued; presenting a rotated refresh token revokes the whole family.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    familyId: uuid('family_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accessTokenHash: text('access_token_hash').notNull().unique(),
+    refreshTokenHash: text('refresh_token_hash').notNull().unique(),
+    accessExpiresAt: timestampTz('access_expires_at').notNull(),
+    refreshExpiresAt: timestampTz('refresh_expires_at').notNull(),
+    rotatedAt: timestampTz('rotated_at'),
+    revokedAt: timestampTz('revoked_at'),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_family').on(t.familyId), index('sessions_user').on(t.userId)],
+);
+
+export const oneTimeTokens = pgTable(
+  'one_time_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['invite', 'password_reset'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestampTz('expires_at').notNull(),
+    usedAt: timestampTz('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('one_time_tokens_user').on(t.userId, t.purpose)],
+);

@@ -1,0 +1,5 @@
+export * from './billing.js';
+export * from './identity.js';
+export * from './platform.js';
+export * from './tenancy.js';
+export * from './workspace.js';

@@ -1,0 +1,45 @@
+import { integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id, timestampTz } from './columns.js';
+
+/** Server-wide settings shared by every API process (the session signing secret). */
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Fixed-window counters for rate limits, shared by every API process. */
+export const rateLimitBuckets = pgTable('rate_limit_buckets', {
+  key: text('key').primaryKey(),
+  windowStart: timestampTz('window_start').notNull(),
+  count: integer('count').notNull(),
+});
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id').notNull(),
+    key: text('key').notNull(),
+    route: text('route').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: text('status', { enum: ['in_progress', 'completed'] }).notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: createdAt(),
+    completedAt: timestampTz('completed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/** Every email is kept here; without SMTP it is also written to the log, so no link is lost. */
+export const emailOutbox = pgTable('email_outbox', {
+  id: id(),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  textBody: text('text_body').notNull(),
+  status: text('status', { enum: ['pending', 'sent', 'logged', 'failed'] }).notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+  createdAt: createdAt(),
+  sentAt: timestampTz('sent_at'),
+});

@@ -1,0 +1,34 @@
+import { boolean, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './columns.js';
+
+/** A tenant. The platform organization holds the super administrators. */
+export const organizations = pgTable('organizations', {
+  id: id(),
+  name: text('name').notNull(),
+  isPlatform: boolean('is_platform').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const companyDetails = pgTable('company_details', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  address: text('address').notNull(),
+  country: text('country').notNull(),
+  state: text('state').notNull(),
+  city: text('city').notNull(),
+  pincode: text('pincode').notNull(),
+  industryType: text('industry_type').notNull(),
+  foundedIn: integer('founded_in').notNull(),
+  websiteUrl: text('website_url').notNull(),
+  linkedinUrl: text('linkedin_url'),
+  instagramUrl: text('instagram_url'),
+  facebookUrl: text('facebook_url'),
+  aboutUs: text('about_us'),
+  updatedBy: uuid('updated_by'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -1,0 +1,37 @@
+import { messages } from '@portal/shared';
+
+export type FieldErrors = Record<string, string[]>;
+
+/** A rule broken by a request. The error handler turns it into `{success: false, message, errors}`. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code: string,
+    readonly errors?: FieldErrors,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string, errors?: FieldErrors) =>
+  new AppError(400, message, 'BAD_REQUEST', errors);
+export const unauthorized = (message: string = messages.http.unauthorized) =>
+  new AppError(401, message, 'UNAUTHORIZED');
+export const forbidden = (message: string = messages.http.forbidden) =>
+  new AppError(403, message, 'FORBIDDEN');
+export const notFound = (message: string = messages.http.notFound) =>
+  new AppError(404, message, 'NOT_FOUND');
+export const conflict = (message: string) => new AppError(409, message, 'CONFLICT');
+export const unprocessable = (message: string) => new AppError(422, message, 'UNPROCESSABLE');
+export const tooManyRequests = (message: string = messages.http.tooManyRequests) =>
+  new AppError(429, message, 'TOO_MANY_REQUESTS');
+
+/** PostgreSQL unique violation, from either driver (drizzle wraps it in `cause`). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

@@ -1,0 +1,50 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_COOKIE, CSRF_LEGACY_COOKIE } from '@portal/shared';
+import { hmacSha256 } from '../../lib/tokens.js';
+
+export const ACCESS_COOKIE = 'access_token';
+export const REFRESH_COOKIE = 'refresh_token';
+
+/** The CSRF token is an HMAC of the session family: stable across refreshes, dead with the family. */
+export function csrfTokenFor(secret: string, familyId: string): string {
+  return hmacSha256(secret, `csrf:${familyId}`, 'base64url');
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  csrfToken: string;
+  accessMaxAgeMs: number;
+  refreshMaxAgeMs: number;
+}
+
+export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, t: IssuedTokens) {
+  const secure = request.protocol === 'https';
+  const base = { path: '/', sameSite: 'lax' as const, secure };
+  reply
+    .setCookie(ACCESS_COOKIE, t.accessToken, {
+      ...base,
+      httpOnly: true,
+      maxAge: Math.floor(t.accessMaxAgeMs / 1000),
+    })
+    .setCookie(REFRESH_COOKIE, t.refreshToken, {
+      ...base,
+      path: '/api',
+      httpOnly: true,
+      maxAge: Math.floor(t.refreshMaxAgeMs / 1000),
+    })
+    // Readable by the web app, which echoes it in X-CSRF-Token.
+    .setCookie(CSRF_COOKIE, t.csrfToken, {
+      ...base,
+      httpOnly: false,
+      maxAge: Math.floor(t.refreshMaxAgeMs / 1000),
+    });
+}
+
+export function clearSessionCookies(reply: FastifyReply) {
+  reply
+    .clearCookie(ACCESS_COOKIE, { path: '/' })
+    .clearCookie(REFRESH_COOKIE, { path: '/api' })
+    .clearCookie(CSRF_COOKIE, { path: '/' })
+    .clearCookie(CSRF_LEGACY_COOKIE, { path: '/' });
+}

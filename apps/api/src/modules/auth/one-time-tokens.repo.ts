@@ -1,0 +1,45 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { oneTimeTokens } from '../../db/schema/index.js';
+import { randomToken, sha256Hex } from '../../lib/tokens.js';
+
+export type TokenPurpose = 'invite' | 'password_reset';
+
+/** Issues a one-time token (stored hashed) and voids the user's earlier ones of that purpose. */
+export async function issueOneTimeToken(
+  db: Db,
+  userId: string,
+  purpose: TokenPurpose,
+  validHours: number,
+): Promise<string> {
+  const token = randomToken();
+  await db
+    .update(oneTimeTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)),
+    );
+  await db.insert(oneTimeTokens).values({
+    userId,
+    purpose,
+    tokenHash: sha256Hex(token),
+    expiresAt: new Date(Date.now() + validHours * 3_600_000),
+  });
+  return token;
+}
+
+/** Marks a live token used and returns its owner; null when unknown, used or expired. */
+export async function consumeOneTimeToken(db: Db, token: string) {
+  const [row] = await db
+    .update(oneTimeTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, sha256Hex(token)),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ userId: oneTimeTokens.userId, purpose: oneTimeTokens.purpose });
+  return row ?? null;
+}

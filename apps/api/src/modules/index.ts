@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import { authRoutes } from './auth/auth.routes.js';
+import { usersRoutes } from './users/users.routes.js';
+
+/** Every module's routes. A new module adds one line here. */
+export async function registerModules(app: FastifyInstance) {
+  await app.register(authRoutes);
+  await app.register(usersRoutes);
+}

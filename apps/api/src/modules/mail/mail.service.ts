@@ -1,0 +1,48 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Db } from '../../db/client.js';
+import { emailOutbox } from '../../db/schema/index.js';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  /** Writes the mail to the outbox inside the caller's transaction. */
+  enqueue(db: Db, mail: Mail): Promise<string>;
+  /** Sends (or logs) an outbox entry after the transaction committed. */
+  deliver(db: Db, outboxId: string): Promise<void>;
+}
+
+/** Without SMTP every mail goes to the log and stays in the outbox, so a link is never lost. */
+export function createMailer(options: { smtpUrl?: string | undefined; from: string; log: FastifyBaseLogger }): Mailer {
+  const transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
+  return {
+    async enqueue(db, mail) {
+      const [row] = await db
+        .insert(emailOutbox)
+        .values({ toAddress: mail.to, subject: mail.subject, textBody: mail.text, status: 'pending' })
+        .returning({ id: emailOutbox.id });
+      return row!.id;
+    },
+    async deliver(db, outboxId) {
+      const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId));
+      if (!mail || mail.status === 'sent') return;
+      if (!transport) {
+        options.log.info({ to: mail.toAddress, subject: mail.subject, body: mail.textBody }, 'email (no SMTP configured)');
+        await db.update(emailOutbox).set({ status: 'logged', attempts: sql`${emailOutbox.attempts} + 1` }).where(eq(emailOutbox.id, outboxId));
+        return;
+      }
+      try {
+        await transport.sendMail({ from: options.from, to: mail.toAddress, subject: mail.subject, text: mail.textBody });
+        await db.update(emailOutbox).set({ status: 'sent', sentAt: new Date(), attempts: sql`${emailOutbox.attempts} + 1` }).where(eq(emailOutbox.id, outboxId));
+      } catch (error) {
+        options.log.warn({ err: error, outboxId }, 'email delivery failed; kept in outbox');
+        await db.update(emailOutbox).set({ status: 'failed', lastError: String(error), attempts: sql`${emailOutbox.attempts} + 1` }).where(eq(emailOutbox.id, outboxId));
+      }
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  CSRF_COOKIE,
+  FEATURES,
+  hasPermission,
+  messages,
+  SYSTEM_ROLES,
+  type FeatureKey,
+  type PermissionEntry,
+  type Scope,
+} from '@portal/shared';
+import { AppError, forbidden, unauthorized } from '../lib/errors.js';
+import { safeEqual, sha256Hex } from '../lib/tokens.js';
+import { findActiveSessionByAccessHash } from '../modules/auth/sessions.repo.js';
+import { loadRolePermissions } from '../modules/roles/permissions.repo.js';
+import { ACCESS_COOKIE, csrfTokenFor } from '../modules/auth/cookies.js';
+
+/** What a route needs. Every /api route declares one; app start fails otherwise. */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'signedIn' }
+  | { kind: 'permission'; feature: FeatureKey; scope: Scope }
+  | { kind: 'apiKey' };
+
+export const access = {
+  /** Sign-in, password recovery, health, webhooks: no session. */
+  public: { kind: 'public' } as Access,
+  /** Any signed-in user acting on their own account (profile, password, logout). */
+  signedIn: { kind: 'signedIn' } as Access,
+  /** The interview product, with an organization's API key. */
+  apiKey: { kind: 'apiKey' } as Access,
+  can: (feature: FeatureKey, scope: Scope): Access => ({ kind: 'permission', feature, scope }),
+};
+
+export interface AuthContext {
+  userId: string;
+  organizationId: string;
+  roleId: string;
+  roleName: string;
+  isSuperAdmin: boolean;
+  permissions: PermissionEntry[];
+  sessionId: string;
+  familyId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Routes outside the API (the web app, the docs viewer) declare nothing. */
+export function isApiRoute(url: string): boolean {
+  return url.startsWith('/api/') && !url.startsWith('/api/docs');
+}
+
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw unauthorized();
+  return request.auth;
+}
+
+/** The organization a request is confined to: null for the super administrator (every tenant). */
+export function tenantScope(auth: AuthContext): string | null {
+  return auth.isSuperAdmin ? null : auth.organizationId;
+}
+
+export function can(auth: AuthContext, feature: FeatureKey, scope: Scope): boolean {
+  return auth.isSuperAdmin || hasPermission(auth.permissions, feature, scope);
+}
+
+function originAllowed(request: FastifyRequest, allowedOrigins: readonly string[]): boolean {
+  if (request.headers['sec-fetch-site'] === 'cross-site') return false;
+  const origin = request.headers.origin;
+  if (!origin) return true;
+  const self = `${request.protocol}://${request.host}`;
+  return origin === self || allowedOrigins.includes(origin);
+}
+
+async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: string[] }) {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    if (isApiRoute(route.url) && !route.config?.access) {
+      throw new Error(`Route ${route.method} ${route.url} declares no access (STYLE.md §3)`);
+    }
+  });
+
+  app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
+    const declared = request.routeOptions.config.access;
+    if (!declared) return;
+    const unsafe = !SAFE_METHODS.has(request.method);
+    if (unsafe && !originAllowed(request, options.allowedOrigins)) {
+      throw new AppError(403, messages.http.csrf, 'CSRF');
+    }
+    if (declared.kind === 'public' || declared.kind === 'apiKey') return;
+
+    const token = request.cookies[ACCESS_COOKIE];
+    if (!token) throw unauthorized();
+    const session = await findActiveSessionByAccessHash(app.db, sha256Hex(token));
+    if (!session || !session.isActive) throw unauthorized();
+
+    if (unsafe) {
+      const sent = request.headers['x-csrf-token'];
+      const expected = csrfTokenFor(app.secrets.session, session.familyId);
+      if (typeof sent !== 'string' || !safeEqual(sent, expected)) {
+        throw new AppError(403, messages.http.csrf, 'CSRF');
+      }
+    }
+
+    const isSuperAdmin = session.roleName === SYSTEM_ROLES.superAdmin;
+    const permissions = isSuperAdmin
+      ? allPermissions()
+      : ((await loadRolePermissions(app.db, [session.roleId])).get(session.roleId) ?? []);
+    request.auth = { ...session, isSuperAdmin, permissions };
+
+    if (declared.kind === 'permission' && !can(request.auth, declared.feature, declared.scope)) {
+      throw forbidden();
+    }
+  });
+}
+
+/** super_admin holds every scope on every feature, always (DECISIONS.md). */
+function allPermissions(): PermissionEntry[] {
+  return Object.values(FEATURES).map((f) => ({
+    id: f.id,
+    featureId: f.id,
+    featureName: f.name,
+    permissionScopes: ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT', 'IMPORT'],
+  }));
+}
+
+export default fp(accessPlugin, { name: 'access', dependencies: ['db'] });
+export { CSRF_COOKIE };

@@ -1,0 +1,39 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { messages } from '@portal/shared';
+import { AppError, type FieldErrors } from '../lib/errors.js';
+
+/**
+ * One handler for every error: `{success: false, message, errors}`. 4xx messages are meant for the
+ * user; a 5xx is logged with its details and answered with a generic text (STYLE.md §4).
+ */
+async function errorsPlugin(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send({ success: false, message: error.message, errors: error.errors ?? {} });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: FieldErrors = {};
+      for (const issue of error.validation) {
+        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+        (errors[field] ??= []).push(issue.message ?? messages.http.validation);
+      }
+      const first = error.validation[0]?.message;
+      return reply.status(400).send({ success: false, message: first ?? messages.http.validation, errors });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, unsupported type): safe to show.
+      return reply.status(status).send({ success: false, message: error.message || messages.http.badRequest, errors: {} });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ success: false, message: messages.http.internal, errors: {} });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ success: false, message: messages.http.notFound, errors: {} });
+  });
+}
+
+export default fp(errorsPlugin, { name: 'errors' });

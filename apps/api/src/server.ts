@@ -1,0 +1,59 @@
+import { join, resolve } from 'node:path';
+import { buildApp } from './app.js';
+import { openDatabase } from './db/client.js';
+import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
+import { seed } from './db/seed.js';
+import { loadEnv } from './env.js';
+import { createPasswordHasher } from './lib/passwords.js';
+
+async function main() {
+  const env = loadEnv();
+  const dataDir = resolve(env.DATA_DIR);
+  const unlock = env.DATABASE_URL ? () => {} : lockDataDir(dataDir);
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: join(dataDir, 'pg') });
+  await database.migrate();
+  const seeded = await seed(database.db, createPasswordHasher(), { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
+
+  const app = await buildApp({ env, database, serveWeb: true });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      unlock();
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: env.PORT, host: env.HOST });
+  const url = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+  const lines = [
+    '',
+    `  Interview Credits Portal is running at ${url}`,
+    `  Database: ${database.kind === 'pglite' ? `embedded PGlite in ${dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
+    `  Super administrator: ${seeded.adminEmail}`,
+  ];
+  if (seeded.generatedPassword) {
+    lines.push(`  Password (shown once, change it after signing in): ${seeded.generatedPassword}`);
+  } else if (!seeded.created) {
+    lines.push('  Password: the one set at first start (or ADMIN_PASSWORD)');
+  } else {
+    lines.push('  Password: the value of ADMIN_PASSWORD');
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof DataDirLockedError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
