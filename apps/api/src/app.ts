@@ -78,7 +78,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('dbKind', options.database.kind);
   app.decorate('config', { ...defaultConfig, ...options.config });
   app.decorate('hasher', createPasswordHasher(options.hashCost));
-  app.decorate('mailer', createMailer({ smtpUrl: options.env.SMTP_URL, from: options.env.MAIL_FROM, log: app.log }));
+  app.decorate(
+    'mailer',
+    createMailer({ smtpUrl: options.env.SMTP_URL, from: options.env.MAIL_FROM, log: app.log }),
+  );
   app.decorate('secrets', {
     session: options.env.SESSION_SECRET ?? (await getOrCreateSecret(options.database.db, 'session_secret')),
   });

@@ -12,7 +12,10 @@ async function main() {
   const unlock = env.DATABASE_URL ? () => {} : lockDataDir(dataDir);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: join(dataDir, 'pg') });
   await database.migrate();
-  const seeded = await seed(database.db, createPasswordHasher(), { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
+  const seeded = await seed(database.db, createPasswordHasher(), {
+    email: env.ADMIN_EMAIL,
+    password: env.ADMIN_PASSWORD,
+  });
 
   const app = await buildApp({ env, database, serveWeb: true });
   let closing = false;
@@ -54,6 +57,8 @@ main().catch((error: unknown) => {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

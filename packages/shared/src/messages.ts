@@ -23,8 +23,7 @@ export const messages = {
     invalidCredentials: 'Invalid email or password',
     tooManyAttempts: 'Too many sign-in attempts. Please wait a few minutes and try again.',
     sessionExpired: 'Your session has expired. Please sign in again.',
-    forgotPasswordSent:
-      'If an account exists for that email, a link to reset the password has been sent.',
+    forgotPasswordSent: 'If an account exists for that email, a link to reset the password has been sent.',
     resetDone: 'Your password has been set. You can now sign in.',
     resetInvalid: 'This link is invalid or has expired. Please ask for a new one.',
   },
@@ -121,8 +120,7 @@ export const messages = {
     loading: 'Loading role data...',
     nameRequired: 'Role name is required',
     nameTooShort: 'Role name must be at least 3 characters long',
-    nameInvalid:
-      'Role name contains invalid characters. Only letters, numbers, spaces, _, ., - are allowed.',
+    nameInvalid: 'Role name contains invalid characters. Only letters, numbers, spaces, _, ., - are allowed.',
     nameTaken: 'A role with this name already exists.',
     permissionRequired: 'Please select at least one permission for the role.',
     loadFeaturesFailed: 'Failed to load features. Please try again later.',

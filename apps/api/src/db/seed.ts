@@ -36,7 +36,11 @@ export function generatePassword(): string {
   return isStrongPassword(password) ? password : generatePassword();
 }
 
-async function ensureSystemRole(tx: Db, name: string, grants: Partial<Record<FeatureKey, readonly string[]>>) {
+async function ensureSystemRole(
+  tx: Db,
+  name: string,
+  grants: Partial<Record<FeatureKey, readonly string[]>>,
+) {
   const [existing] = await tx
     .select()
     .from(roles)
@@ -75,15 +79,26 @@ export async function seed(
 
     let [platform] = await tx.select().from(organizations).where(eq(organizations.isPlatform, true));
     if (!platform) {
-      [platform] = await tx.insert(organizations).values({ name: PLATFORM_ORG_NAME, isPlatform: true }).returning();
+      [platform] = await tx
+        .insert(organizations)
+        .values({ name: PLATFORM_ORG_NAME, isPlatform: true })
+        .returning();
     }
-    const [existingSuper] = await tx.select({ id: users.id }).from(users).where(eq(users.roleId, superRoleId)).limit(1);
+    const [existingSuper] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.roleId, superRoleId))
+      .limit(1);
     if (existingSuper) return { adminEmail, created: false };
 
     await tx.insert(users).values({
       organizationId: platform!.id,
       roleId: superRoleId,
-      username: adminEmail.split('@')[0]!.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 50).padEnd(3, '0'),
+      username: adminEmail
+        .split('@')[0]!
+        .replace(/[^A-Za-z0-9._-]/g, '')
+        .slice(0, 50)
+        .padEnd(3, '0'),
       email: adminEmail,
       fullName: 'Super Administrator',
       client: PLATFORM_ORG_NAME,
@@ -94,4 +109,3 @@ export async function seed(
     return { adminEmail, generatedPassword, created: true };
   });
 }
-

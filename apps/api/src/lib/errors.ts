@@ -21,8 +21,7 @@ export const unauthorized = (message: string = messages.http.unauthorized) =>
   new AppError(401, message, 'UNAUTHORIZED');
 export const forbidden = (message: string = messages.http.forbidden) =>
   new AppError(403, message, 'FORBIDDEN');
-export const notFound = (message: string = messages.http.notFound) =>
-  new AppError(404, message, 'NOT_FOUND');
+export const notFound = (message: string = messages.http.notFound) => new AppError(404, message, 'NOT_FOUND');
 export const conflict = (message: string) => new AppError(409, message, 'CONFLICT');
 export const unprocessable = (message: string) => new AppError(422, message, 'UNPROCESSABLE');
 export const tooManyRequests = (message: string = messages.http.tooManyRequests) =>

@@ -11,7 +11,9 @@ import { AppError, type FieldErrors } from '../lib/errors.js';
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send({ success: false, message: error.message, errors: error.errors ?? {} });
+      return reply
+        .status(error.statusCode)
+        .send({ success: false, message: error.message, errors: error.errors ?? {} });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: FieldErrors = {};
@@ -25,7 +27,9 @@ async function errorsPlugin(app: FastifyInstance) {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, unsupported type): safe to show.
-      return reply.status(status).send({ success: false, message: error.message || messages.http.badRequest, errors: {} });
+      return reply
+        .status(status)
+        .send({ success: false, message: error.message || messages.http.badRequest, errors: {} });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ success: false, message: messages.http.internal, errors: {} });

@@ -16,11 +16,7 @@ export const emailSchema = z
   .transform((v) => v.toLowerCase());
 export const usernameSchema = z.string().trim().regex(USERNAME_PATTERN, messages.users.invalidUsername);
 export const mobileSchema = z.string().trim().regex(MOBILE_PATTERN, messages.users.invalidMobile);
-export const companyNameSchema = z
-  .string()
-  .trim()
-  .min(1, messages.users.companyRequired)
-  .max(200);
+export const companyNameSchema = z.string().trim().min(1, messages.users.companyRequired).max(200);
 
 export const permissionEntrySchema = z.object({
   id: z.string(),

@@ -34,7 +34,12 @@ export async function authRoutes(fastify: FastifyInstance) {
     '/api/auth/auth-session/login',
     {
       config: { access: access.public },
-      schema: { tags, summary: 'Sign in with email or username', body: loginBodySchema, response: { 200: successSchema(userSchema) } },
+      schema: {
+        tags,
+        summary: 'Sign in with email or username',
+        body: loginBodySchema,
+        response: { 200: successSchema(userSchema) },
+      },
     },
     async (request, reply) => {
       const { identifier, email, username, password } = request.body;
@@ -48,7 +53,10 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/auth/auth-session/logout',
-    { config: { access: access.signedIn }, schema: { tags, summary: 'Sign out and revoke the session', response: { 200: okSchema } } },
+    {
+      config: { access: access.signedIn },
+      schema: { tags, summary: 'Sign out and revoke the session', response: { 200: okSchema } },
+    },
     async (request, reply) => {
       await auth.logout(app, request.auth?.familyId ?? null);
       clearSessionCookies(reply);
@@ -58,7 +66,12 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   const refreshHandler = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     try {
-      const result = await auth.refresh(app, request.cookies[REFRESH_COOKIE], request.headers['x-csrf-token'], clientInfo(request));
+      const result = await auth.refresh(
+        app,
+        request.cookies[REFRESH_COOKIE],
+        request.headers['x-csrf-token'],
+        clientInfo(request),
+      );
       setSessionCookies(request, reply, result.tokens);
       const user = await findUserDto(app.db, result.userId);
       reply.header(USER_ID_HEADER, result.userId);
@@ -68,15 +81,30 @@ export async function authRoutes(fastify: FastifyInstance) {
       throw error;
     }
   };
-  const refreshSchema = { tags, summary: 'Rotate the refresh token and issue a new access token', response: { 200: successSchema(userSchema) } };
+  const refreshSchema = {
+    tags,
+    summary: 'Rotate the refresh token and issue a new access token',
+    response: { 200: successSchema(userSchema) },
+  };
   // Public with respect to the access cookie, which has usually expired; the service checks the
   // refresh cookie and the CSRF token of its session family.
-  app.post('/api/auth/auth-session/refresh-token', { config: { access: access.public }, schema: refreshSchema }, refreshHandler);
-  app.post('/api/refresh', { config: { access: access.public }, schema: { ...refreshSchema, summary: 'Alias of refresh-token' } }, refreshHandler);
+  app.post(
+    '/api/auth/auth-session/refresh-token',
+    { config: { access: access.public }, schema: refreshSchema },
+    refreshHandler,
+  );
+  app.post(
+    '/api/refresh',
+    { config: { access: access.public }, schema: { ...refreshSchema, summary: 'Alias of refresh-token' } },
+    refreshHandler,
+  );
 
   app.get(
     '/api/auth/auth-session/me',
-    { config: { access: access.signedIn }, schema: { tags, summary: 'The signed-in user', response: { 200: successSchema(userSchema) } } },
+    {
+      config: { access: access.signedIn },
+      schema: { tags, summary: 'The signed-in user', response: { 200: successSchema(userSchema) } },
+    },
     async (request, reply) => {
       const user = await findUserDto(app.db, request.auth!.userId);
       if (!user) throw unauthorized();
@@ -87,7 +115,15 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/auth/forgot-password',
-    { config: { access: access.public }, schema: { tags, summary: 'Email a reset link (same answer for any email)', body: forgotPasswordBodySchema, response: { 200: okSchema } } },
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'Email a reset link (same answer for any email)',
+        body: forgotPasswordBodySchema,
+        response: { 200: okSchema },
+      },
+    },
     async (request) => {
       await auth.forgotPassword(app, request.body.email, publicBaseUrl(app, request), request.ip);
       return { success: true as const, message: messages.login.forgotPasswordSent };
@@ -96,7 +132,15 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/auth/reset-password',
-    { config: { access: access.public }, schema: { tags, summary: 'Set a password from an invite or reset link', body: resetPasswordBodySchema, response: { 200: okSchema } } },
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'Set a password from an invite or reset link',
+        body: resetPasswordBodySchema,
+        response: { 200: okSchema },
+      },
+    },
     async (request) => {
       await auth.resetPassword(app, request.body.token, request.body.password);
       return { success: true as const, message: messages.login.resetDone };
@@ -105,7 +149,16 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/health',
-    { config: { access: access.public }, schema: { tags: ['platform'], summary: 'Liveness and database check', response: { 200: z.object({ success: z.literal(true), status: z.literal('ok'), database: z.string() }) } } },
+    {
+      config: { access: access.public },
+      schema: {
+        tags: ['platform'],
+        summary: 'Liveness and database check',
+        response: {
+          200: z.object({ success: z.literal(true), status: z.literal('ok'), database: z.string() }),
+        },
+      },
+    },
     async () => {
       await app.db.execute('select 1');
       return { success: true as const, status: 'ok' as const, database: app.dbKind };

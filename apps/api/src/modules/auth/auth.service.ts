@@ -22,7 +22,12 @@ interface ClientInfo {
   userAgent: string | undefined;
 }
 
-async function issueSession(app: FastifyInstance, userId: string, familyId: string, client: ClientInfo): Promise<IssuedTokens> {
+async function issueSession(
+  app: FastifyInstance,
+  userId: string,
+  familyId: string,
+  client: ClientInfo,
+): Promise<IssuedTokens> {
   const { accessMs, refreshMs } = app.config.sessionTtl;
   const accessToken = randomToken();
   const refreshToken = randomToken();
@@ -86,7 +91,12 @@ export async function login(app: FastifyInstance, identifier: string, password: 
 }
 
 /** Rotates the refresh token. A rotated token presented again revokes its whole family. */
-export async function refresh(app: FastifyInstance, refreshToken: string | undefined, csrfHeader: unknown, client: ClientInfo) {
+export async function refresh(
+  app: FastifyInstance,
+  refreshToken: string | undefined,
+  csrfHeader: unknown,
+  client: ClientInfo,
+) {
   if (!refreshToken) throw unauthorized(messages.login.sessionExpired);
   const session = await findSessionByRefreshHash(app.db, sha256Hex(refreshToken));
   if (!session || session.revokedAt) throw unauthorized(messages.login.sessionExpired);
@@ -96,13 +106,19 @@ export async function refresh(app: FastifyInstance, refreshToken: string | undef
     throw new AppError(403, messages.http.csrf, 'CSRF');
   }
   if (session.rotatedAt || !(await markRotated(app.db, session.id))) {
-    app.log.warn({ familyId: session.familyId, userId: session.userId }, 'refresh token reuse: family revoked');
+    app.log.warn(
+      { familyId: session.familyId, userId: session.userId },
+      'refresh token reuse: family revoked',
+    );
     await revokeFamily(app.db, session.familyId);
     throw unauthorized(messages.login.sessionExpired);
   }
   if (session.refreshExpiresAt <= new Date()) throw unauthorized(messages.login.sessionExpired);
 
-  const [user] = await app.db.select({ isActive: users.isActive }).from(users).where(eq(users.id, session.userId));
+  const [user] = await app.db
+    .select({ isActive: users.isActive })
+    .from(users)
+    .where(eq(users.id, session.userId));
   if (!user?.isActive) {
     await revokeFamily(app.db, session.familyId);
     throw unauthorized(messages.login.sessionExpired);
@@ -150,7 +166,13 @@ export async function resetPassword(app: FastifyInstance, token: string, passwor
     if (!owner) throw badRequest(messages.login.resetInvalid);
     const [user] = await tx
       .update(users)
-      .set({ passwordHash, passwordChangedAt: new Date(), failedLoginCount: 0, lockedUntil: null, updatedAt: new Date() })
+      .set({
+        passwordHash,
+        passwordChangedAt: new Date(),
+        failedLoginCount: 0,
+        lockedUntil: null,
+        updatedAt: new Date(),
+      })
       .where(eq(users.id, owner.userId))
       .returning({ id: users.id, organizationId: users.organizationId });
     if (!user) throw badRequest(messages.login.resetInvalid);
@@ -161,7 +183,8 @@ export async function resetPassword(app: FastifyInstance, token: string, passwor
       action: 'updated',
       entityType: 'user',
       entityId: user.id,
-      message: owner.purpose === 'invite' ? 'Accepted the invitation and set a password' : 'Reset the password',
+      message:
+        owner.purpose === 'invite' ? 'Accepted the invitation and set a password' : 'Reset the password',
     });
   });
 }

@@ -18,7 +18,11 @@ export interface Mailer {
 }
 
 /** Without SMTP every mail goes to the log and stays in the outbox, so a link is never lost. */
-export function createMailer(options: { smtpUrl?: string | undefined; from: string; log: FastifyBaseLogger }): Mailer {
+export function createMailer(options: {
+  smtpUrl?: string | undefined;
+  from: string;
+  log: FastifyBaseLogger;
+}): Mailer {
   const transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
   return {
     async enqueue(db, mail) {
@@ -32,16 +36,33 @@ export function createMailer(options: { smtpUrl?: string | undefined; from: stri
       const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId));
       if (!mail || mail.status === 'sent') return;
       if (!transport) {
-        options.log.info({ to: mail.toAddress, subject: mail.subject, body: mail.textBody }, 'email (no SMTP configured)');
-        await db.update(emailOutbox).set({ status: 'logged', attempts: sql`${emailOutbox.attempts} + 1` }).where(eq(emailOutbox.id, outboxId));
+        options.log.info(
+          { to: mail.toAddress, subject: mail.subject, body: mail.textBody },
+          'email (no SMTP configured)',
+        );
+        await db
+          .update(emailOutbox)
+          .set({ status: 'logged', attempts: sql`${emailOutbox.attempts} + 1` })
+          .where(eq(emailOutbox.id, outboxId));
         return;
       }
       try {
-        await transport.sendMail({ from: options.from, to: mail.toAddress, subject: mail.subject, text: mail.textBody });
-        await db.update(emailOutbox).set({ status: 'sent', sentAt: new Date(), attempts: sql`${emailOutbox.attempts} + 1` }).where(eq(emailOutbox.id, outboxId));
+        await transport.sendMail({
+          from: options.from,
+          to: mail.toAddress,
+          subject: mail.subject,
+          text: mail.textBody,
+        });
+        await db
+          .update(emailOutbox)
+          .set({ status: 'sent', sentAt: new Date(), attempts: sql`${emailOutbox.attempts} + 1` })
+          .where(eq(emailOutbox.id, outboxId));
       } catch (error) {
         options.log.warn({ err: error, outboxId }, 'email delivery failed; kept in outbox');
-        await db.update(emailOutbox).set({ status: 'failed', lastError: String(error), attempts: sql`${emailOutbox.attempts} + 1` }).where(eq(emailOutbox.id, outboxId));
+        await db
+          .update(emailOutbox)
+          .set({ status: 'failed', lastError: String(error), attempts: sql`${emailOutbox.attempts} + 1` })
+          .where(eq(emailOutbox.id, outboxId));
       }
     },
   };

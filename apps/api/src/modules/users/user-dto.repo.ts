@@ -12,7 +12,12 @@ export const userWithRoleColumns = {
   isPlatform: organizations.isPlatform,
 };
 
-type UserRow = { user: typeof users.$inferSelect; roleName: string; roleIsSystem: boolean; isPlatform: boolean };
+type UserRow = {
+  user: typeof users.$inferSelect;
+  roleName: string;
+  roleIsSystem: boolean;
+  isPlatform: boolean;
+};
 
 export function profileImageUrl(fileId: string | null): string | null {
   return fileId ? `/api/files/${fileId}` : null;

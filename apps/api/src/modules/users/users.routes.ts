@@ -15,7 +15,12 @@ export async function usersRoutes(fastify: FastifyInstance) {
     {
       // Anyone may read their own record; reading another needs User Management READ (checked below).
       config: { access: access.signedIn },
-      schema: { tags, summary: 'A user by id (own record, or User Management READ)', params: idParamsSchema, response: { 200: successSchema(userSchema) } },
+      schema: {
+        tags,
+        summary: 'A user by id (own record, or User Management READ)',
+        params: idParamsSchema,
+        response: { 200: successSchema(userSchema) },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);

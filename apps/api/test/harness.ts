@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { CSRF_COOKIE, SYSTEM_ROLES } from '@portal/shared';
+import { eq } from 'drizzle-orm';
+import { buildApp, type AppConfig } from '../src/app.js';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { roles, users } from '../src/db/schema/index.js';
+import { seed } from '../src/db/seed.js';
+import { loadEnv } from '../src/env.js';
+import { createPasswordHasher, type HashCost } from '../src/lib/passwords.js';
+
+/** Cheap Argon2id parameters so suites stay fast; production uses DEFAULT_HASH_COST. */
+export const TEST_HASH_COST: HashCost = { memoryCost: 1024, timeCost: 1 };
+export const ADMIN_EMAIL = 'root@portal.test';
+export const ADMIN_PASSWORD = 'Root-Passw0rd!';
+export const STRONG_PASSWORD = 'Str0ng-Passw0rd!';
+
+/** `TEST_DATABASE=postgres` runs the suites on PostgreSQL (TEST_DATABASE_URL), one database per file. */
+const usePostgres = process.env.TEST_DATABASE === 'postgres';
+const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `portal_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: postgresUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  adminId: string;
+  close(): Promise<void>;
+}
+
+/** A fresh migrated and seeded database and app, for one test file. */
+export async function createTestApp(config: Partial<AppConfig> = {}): Promise<TestContext> {
+  const pgDb = usePostgres ? await createPostgresDatabase() : null;
+  const database = await openDatabase(pgDb ? { databaseUrl: pgDb.url } : { dataDir: 'memory://' });
+  await database.migrate();
+  await seed(database.db, createPasswordHasher(TEST_HASH_COST), {
+    email: ADMIN_EMAIL,
+    password: ADMIN_PASSWORD,
+  });
+  const env = loadEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-1234',
+  });
+  const app = await buildApp({
+    env,
+    database,
+    hashCost: TEST_HASH_COST,
+    logger: false,
+    config: {
+      ...config,
+      limits: {
+        loginPerAddress: 10_000,
+        forgotPerAddress: 10_000,
+        windowMs: 60_000,
+        lockoutThreshold: 5,
+        lockoutMs: 60_000,
+        ...config.limits,
+      },
+    },
+  });
+  await app.ready();
+  const [admin] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, ADMIN_EMAIL));
+  return {
+    app,
+    database,
+    adminId: admin!.id,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await pgDb?.drop();
+    },
+  };
+}
+
+/** A signed-in client: keeps cookies like a browser and sends the CSRF header on writes. */
+export class Session {
+  cookies = new Map<string, string>();
+  userId = '';
+  constructor(private readonly app: FastifyInstance) {}
+
+  get csrf(): string | undefined {
+    return this.cookies.get(CSRF_COOKIE);
+  }
+
+  private absorb(response: LightMyRequestResponse) {
+    for (const c of response.cookies) {
+      if (
+        c.value === '' ||
+        (c.maxAge !== undefined && c.maxAge <= 0) ||
+        (c.expires && new Date(c.expires).getTime() < Date.now())
+      )
+        this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+  }
+
+  async request(options: InjectOptions & { csrf?: boolean }): Promise<LightMyRequestResponse> {
+    const method = (options.method ?? 'GET').toUpperCase();
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
+    const csrf = this.csrf;
+    if (options.csrf !== false && method !== 'GET' && csrf && headers['x-csrf-token'] === undefined)
+      headers['x-csrf-token'] = csrf;
+    const response = await this.app.inject({
+      ...options,
+      headers,
+      cookies: { ...Object.fromEntries(this.cookies), ...(options.cookies ?? {}) },
+    });
+    this.absorb(response);
+    return response;
+  }
+
+  get = (url: string, options: Partial<InjectOptions> = {}) =>
+    this.request({ ...options, method: 'GET', url });
+  post = (url: string, payload?: unknown, options: Partial<InjectOptions> & { csrf?: boolean } = {}) =>
+    this.request({ ...options, method: 'POST', url, payload: payload as InjectOptions['payload'] });
+  put = (url: string, payload?: unknown, options: Partial<InjectOptions> & { csrf?: boolean } = {}) =>
+    this.request({ ...options, method: 'PUT', url, payload: payload as InjectOptions['payload'] });
+  delete = (url: string, options: Partial<InjectOptions> & { csrf?: boolean } = {}) =>
+    this.request({ ...options, method: 'DELETE', url });
+
+  async login(identifier: string, password: string): Promise<LightMyRequestResponse> {
+    const response = await this.post('/api/auth/auth-session/login', { identifier, password });
+    if (response.statusCode === 200) this.userId = response.headers['x-user-id'] as string;
+    return response;
+  }
+}
+
+export async function signIn(
+  app: FastifyInstance,
+  identifier = ADMIN_EMAIL,
+  password = ADMIN_PASSWORD,
+): Promise<Session> {
+  const session = new Session(app);
+  const response = await session.login(identifier, password);
+  if (response.statusCode !== 200) throw new Error(`sign-in failed for ${identifier}: ${response.body}`);
+  return session;
+}
+
+export async function roleIdByName(ctx: TestContext, name: string = SYSTEM_ROLES.admin): Promise<string> {
+  const [role] = await ctx.database.db.select({ id: roles.id }).from(roles).where(eq(roles.name, name));
+  return role!.id;
+}
+
+/** Creates an active user with a password directly in the database (for setting up a scenario). */
+export async function createUserDirect(
+  ctx: TestContext,
+  input: {
+    email: string;
+    username?: string;
+    roleId: string;
+    organizationId: string;
+    password?: string;
+    isActive?: boolean;
+  },
+): Promise<string> {
+  const hasher = createPasswordHasher(TEST_HASH_COST);
+  const [row] = await ctx.database.db
+    .insert(users)
+    .values({
+      email: input.email,
+      username: input.username ?? input.email.split('@')[0]!,
+      roleId: input.roleId,
+      organizationId: input.organizationId,
+      isActive: input.isActive ?? true,
+      passwordHash: await hasher.hash(input.password ?? STRONG_PASSWORD),
+    })
+    .returning({ id: users.id });
+  return row!.id;
+}
+
+export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
+  return response.json() as T;
+}
+
+export async function createOrganizationDirect(ctx: TestContext, name: string): Promise<string> {
+  const { organizations } = await import('../src/db/schema/index.js');
+  const [row] = await ctx.database.db
+    .insert(organizations)
+    .values({ name })
+    .returning({ id: organizations.id });
+  return row!.id;
+}
