@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { successSchema } from '@portal/shared';
+import { access } from '../../plugins/access.js';
+
+const configSchema = z.object({
+  productUrl: z.string(),
+  chatbotUrl: z.string(),
+  paymentProvider: z.enum(['sandbox', 'razorpay']),
+  razorpayKeyId: z.string().nullable(),
+});
+
+/** Public settings the web app needs before sign-in (links from configuration). */
+export async function platformRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/api/config',
+    {
+      config: { access: access.public },
+      schema: {
+        tags: ['platform'],
+        summary: 'Public portal settings',
+        response: { 200: successSchema(configSchema) },
+      },
+    },
+    async () => {
+      const razorpay = !!(app.env.RAZORPAY_KEY_ID && app.env.RAZORPAY_KEY_SECRET);
+      return {
+        success: true as const,
+        data: {
+          productUrl: app.env.PRODUCT_URL,
+          chatbotUrl: app.env.CHATBOT_URL,
+          paymentProvider: razorpay ? ('razorpay' as const) : ('sandbox' as const),
+          razorpayKeyId: razorpay ? app.env.RAZORPAY_KEY_ID! : null,
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,22 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useAuth } from '../features/auth/auth-context';
+import { FullScreenLoading } from './loading-layer';
+import { DashboardLayout } from './shell/dashboard-layout';
+
+/** SPEC.md §2: signed-out users go to /auth/login; a loading screen while auth loads or refreshes. */
+export function ProtectedLayout() {
+  const { isAuthenticated, loading, refreshing } = useAuth();
+  const location = useLocation();
+  if (loading || (refreshing && !isAuthenticated)) return <FullScreenLoading />;
+  if (!isAuthenticated)
+    return <Navigate to="/auth/login" replace state={{ from: location.pathname + location.search }} />;
+  return <DashboardLayout />;
+}
+
+/** /auth/* is shown only when signed out; otherwise it redirects to /dashboard. */
+export function PublicOnlyLayout() {
+  const { isAuthenticated, loading } = useAuth();
+  if (loading && !isAuthenticated) return <FullScreenLoading />;
+  if (isAuthenticated) return <Navigate to="/dashboard" replace />;
+  return <Outlet />;
+}

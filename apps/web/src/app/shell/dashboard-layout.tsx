@@ -1,0 +1,22 @@
+import { Suspense, useState } from 'react';
+import { Box, Toolbar } from '@mui/material';
+import { Outlet } from 'react-router';
+import { FullScreenLoading } from '../loading-layer';
+import { Sidebar } from './sidebar';
+import { TopBar } from './top-bar';
+
+export function DashboardLayout() {
+  const [mobileOpen, setMobileOpen] = useState(false);
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <TopBar onToggleSidebar={() => setMobileOpen((o) => !o)} />
+      <Sidebar mobileOpen={mobileOpen} onClose={() => setMobileOpen(false)} />
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
+        <Toolbar />
+        <Suspense fallback={<FullScreenLoading />}>
+          <Outlet />
+        </Suspense>
+      </Box>
+    </Box>
+  );
+}

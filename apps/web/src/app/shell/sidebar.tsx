@@ -1,0 +1,125 @@
+import { Divider, Drawer, List, ListItemButton, ListItemIcon, ListItemText, Toolbar } from '@mui/material';
+import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
+import SwapIcon from '@mui/icons-material/SwapHoriz';
+import LaunchIcon from '@mui/icons-material/Launch';
+import ChatIcon from '@mui/icons-material/SmartToyOutlined';
+import SupportIcon from '@mui/icons-material/SupportAgentOutlined';
+import ChevronIcon from '@mui/icons-material/ChevronRight';
+import { NavLink, useLocation, useNavigate } from 'react-router';
+import { INTERVIEW_BOT_PRODUCT_NAME, messages, SYSTEM_ROLES } from '@portal/shared';
+import { useAuth } from '../../features/auth/auth-context';
+import { useCan } from '../../features/auth/use-permission';
+import { usePortalConfig } from '../../features/auth/api/get-config';
+import { routePrefixOf } from '../use-route-prefix';
+import { featureNavItems } from './nav-items';
+
+export const SIDEBAR_WIDTH = 248;
+
+/** SPEC.md §2: Product Dashboard toggle, Go to Product, chatbot link, Dashboard (not on /logindashboard), Support. */
+export function Sidebar({ mobileOpen, onClose }: { mobileOpen: boolean; onClose: () => void }) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const prefix = routePrefixOf(pathname);
+  const can = useCan();
+  const { user } = useAuth();
+  const { data: config } = usePortalConfig();
+  const isSuperAdmin = user?.role.name === SYSTEM_ROLES.superAdmin;
+
+  const toggleProductDashboard = () => {
+    const rest = pathname.replace(/^\/(login)?dashboard/, '');
+    navigate(`${prefix === '/dashboard' ? '/logindashboard' : '/dashboard'}${rest}`);
+    onClose();
+  };
+
+  const items = featureNavItems.filter(
+    (item) =>
+      (!item.feature || can(item.feature, item.scope ?? 'READ')) && !(item.tenantOnly && isSuperAdmin),
+  );
+
+  const content = (
+    <nav aria-label="Main">
+      <Toolbar />
+      <List>
+        <ListItemButton onClick={toggleProductDashboard} selected={prefix === '/logindashboard'}>
+          <ListItemIcon>
+            <SwapIcon />
+          </ListItemIcon>
+          <ListItemText primary={messages.shell.productDashboard} />
+        </ListItemButton>
+        <ListItemButton
+          component="a"
+          href={config?.productUrl ?? '#'}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          <ListItemIcon>
+            <LaunchIcon />
+          </ListItemIcon>
+          <ListItemText primary={messages.shell.goToProduct} />
+        </ListItemButton>
+        <ListItemButton
+          component="a"
+          href={config?.chatbotUrl ?? '#'}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          <ListItemIcon>
+            <ChatIcon />
+          </ListItemIcon>
+          <ListItemText primary={INTERVIEW_BOT_PRODUCT_NAME} />
+        </ListItemButton>
+        {prefix === '/dashboard' && (
+          <ListItemButton component={NavLink} to="/dashboard" end onClick={onClose}>
+            <ListItemIcon>
+              <DashboardIcon />
+            </ListItemIcon>
+            <ListItemText primary={messages.shell.dashboard} />
+          </ListItemButton>
+        )}
+        <ListItemButton component={NavLink} to={`${prefix}/support`} onClick={onClose}>
+          <ListItemIcon>
+            <SupportIcon />
+          </ListItemIcon>
+          <ListItemText primary={messages.shell.support} />
+        </ListItemButton>
+      </List>
+      {items.length > 0 && <Divider />}
+      <List>
+        {items.map((item) => (
+          <ListItemButton key={item.path} component={NavLink} to={`${prefix}/${item.path}`} onClick={onClose}>
+            <ListItemIcon>
+              <ChevronIcon />
+            </ListItemIcon>
+            <ListItemText primary={item.label} />
+          </ListItemButton>
+        ))}
+      </List>
+    </nav>
+  );
+
+  const paper = { width: SIDEBAR_WIDTH, boxSizing: 'border-box' as const };
+  return (
+    <>
+      <Drawer
+        variant="temporary"
+        open={mobileOpen}
+        onClose={onClose}
+        sx={{ display: { xs: 'block', md: 'none' }, '& .MuiDrawer-paper': paper }}
+      >
+        {content}
+      </Drawer>
+      <Drawer
+        variant="permanent"
+        open
+        sx={{
+          display: { xs: 'none', md: 'block' },
+          width: SIDEBAR_WIDTH,
+          flexShrink: 0,
+          '& .MuiDrawer-paper': paper,
+        }}
+      >
+        {content}
+      </Drawer>
+    </>
+  );
+}

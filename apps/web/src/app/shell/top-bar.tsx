@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import {
+  AppBar,
+  Avatar,
+  Box,
+  Button,
+  IconButton,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Toolbar,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import MenuIcon from '@mui/icons-material/Menu';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { messages } from '@portal/shared';
+import { useAuth } from '../../features/auth/auth-context';
+import { useRoutePrefix } from '../use-route-prefix';
+import { roleInitials, userMenuFor } from './user-menu-items';
+
+export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
+  const { user, logout } = useAuth();
+  const prefix = useRoutePrefix();
+  const navigate = useNavigate();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const roleName = user?.role.name;
+
+  const choose = async (to: string) => {
+    setAnchor(null);
+    if (to === 'logout') {
+      await logout();
+      navigate('/auth/login', { replace: true });
+    } else navigate(to);
+  };
+
+  return (
+    <AppBar
+      position="fixed"
+      color="inherit"
+      sx={{ borderBottom: 1, borderColor: 'divider', zIndex: (t) => t.zIndex.drawer + 1 }}
+    >
+      <Toolbar sx={{ gap: 1 }}>
+        <IconButton
+          edge="start"
+          aria-label="Toggle navigation"
+          onClick={onToggleSidebar}
+          sx={{ display: { md: 'none' } }}
+        >
+          <MenuIcon />
+        </IconButton>
+        <Typography
+          component={RouterLink}
+          to={prefix}
+          variant="h6"
+          sx={{ color: 'primary.main', textDecoration: 'none', fontWeight: 700 }}
+        >
+          Interview Credits
+        </Typography>
+        <Button component={RouterLink} to={prefix} sx={{ ml: 2, display: { xs: 'none', sm: 'inline-flex' } }}>
+          {messages.shell.dashboard}
+        </Button>
+        <Box sx={{ flexGrow: 1 }} />
+        {/* The notifications bell (features/notifications) sits here. */}
+        <Tooltip title={user ? `${user.username} (${roleName})` : 'Guest'}>
+          <IconButton
+            aria-label="Open user menu"
+            aria-haspopup="menu"
+            onClick={(e) => setAnchor(e.currentTarget)}
+          >
+            <Avatar sx={{ width: 34, height: 34, bgcolor: 'primary.main', fontSize: 14 }}>
+              {roleInitials(roleName)}
+            </Avatar>
+          </IconButton>
+        </Tooltip>
+        <Menu
+          anchorEl={anchor}
+          open={anchor !== null}
+          onClose={() => setAnchor(null)}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+          transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        >
+          {userMenuFor(roleName).map((item) => (
+            <MenuItem key={item.label} onClick={() => void choose(item.to)}>
+              <ListItemText>{item.label}</ListItemText>
+            </MenuItem>
+          ))}
+        </Menu>
+      </Toolbar>
+    </AppBar>
+  );
+}

@@ -1,0 +1,37 @@
+import { messages, SYSTEM_ROLES } from '@portal/shared';
+
+export interface UserMenuItem {
+  label: string;
+  /** Absolute path, or 'logout'. */
+  to: string;
+}
+
+const profile = { label: messages.shell.myProfile, to: '/dashboard/profile' };
+const addUser = { label: messages.shell.addUser, to: '/dashboard/usermanagement' };
+const support = { label: messages.shell.support, to: '/dashboard/support' };
+const settings = { label: messages.shell.settings, to: '/dashboard/settings' };
+const logout = { label: messages.shell.logout, to: 'logout' };
+
+/** SPEC.md §2: the menu is filtered by the lower-cased role name; a missing role counts as guest. */
+const menuByRole: Record<string, UserMenuItem[]> = {
+  [SYSTEM_ROLES.superAdmin]: [profile, addUser, support, settings, logout],
+  [SYSTEM_ROLES.admin]: [profile, addUser, support, settings, logout],
+  member: [profile, support, settings, logout],
+  guest: [logout],
+};
+
+export function userMenuFor(roleName: string | null | undefined): UserMenuItem[] {
+  const role = roleName?.toLowerCase() ?? 'guest';
+  return menuByRole[role] ?? menuByRole.member!;
+}
+
+/** Avatar text from the role name: `super_admin` → `SA`, `admin` → `A`. */
+export function roleInitials(roleName: string | null | undefined): string {
+  const words = (roleName ?? 'guest').split(/[\s_-]+/).filter(Boolean);
+  return (
+    words
+      .slice(0, 2)
+      .map((w) => w[0]!.toUpperCase())
+      .join('') || 'G'
+  );
+}

@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import { Box, Drawer, IconButton, Stack, Typography } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+
+export interface SidePanelProps {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+export function SidePanel({ open, title, onClose, children }: SidePanelProps) {
+  return (
+    <Drawer
+      anchor="right"
+      open={open}
+      onClose={onClose}
+      slotProps={{ paper: { sx: { width: { xs: '100%', sm: 420 } }, role: 'dialog', 'aria-label': title } }}
+    >
+      <Stack
+        direction="row"
+        sx={{
+          px: 3,
+          py: 2,
+          borderBottom: 1,
+          borderColor: 'divider',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+        }}
+      >
+        <Typography variant="h6" component="h2">
+          {title}
+        </Typography>
+        <IconButton aria-label="Close" onClick={onClose}>
+          <CloseIcon />
+        </IconButton>
+      </Stack>
+      <Box sx={{ p: 3 }}>{children}</Box>
+    </Drawer>
+  );
+}

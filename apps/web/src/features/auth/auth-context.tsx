@@ -1,0 +1,118 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { User } from '@portal/shared';
+import { onRefreshStateChange } from '../../lib/api-client';
+import { extractErrorMessage } from '../../lib/error-message';
+import { currentUserQuery, getUser, userQueryKey } from './api/get-user';
+import { loginRequest } from './api/login';
+import { logoutRequest } from './api/logout';
+import { clearStoredSession, markJustLoggedIn, storedUserId, storeUser } from './storage';
+
+export interface AuthState {
+  user: User | null;
+  isAuthenticated: boolean;
+  loading: boolean;
+  refreshing: boolean;
+  error: string | null;
+  login(identifier: string, password: string): Promise<User>;
+  logout(): Promise<void>;
+  refetchUser(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+/**
+ * Session state (SPEC.md §4). The user id lives in local storage (`ID`); the user itself is a query,
+ * so a reload re-reads it through the API client, which refreshes the session when needed.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [userId, setUserId] = useState<string | null>(() => storedUserId());
+  const [refreshing, setRefreshing] = useState(false);
+  const [loginPending, setLoginPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const userQuery = useQuery(currentUserQuery(userId));
+
+  const endLocally = useCallback(() => {
+    clearStoredSession();
+    setUserId(null);
+    queryClient.clear();
+  }, [queryClient]);
+
+  useEffect(
+    () =>
+      onRefreshStateChange((state) => {
+        setRefreshing(state === 'started');
+        if (state === 'failed') endLocally();
+      }),
+    [endLocally],
+  );
+
+  // A stored id whose user cannot be read (session gone) ends the session locally.
+  useEffect(() => {
+    if (userQuery.isError) endLocally();
+  }, [userQuery.isError, endLocally]);
+
+  useEffect(() => {
+    if (userQuery.data) storeUser(userQuery.data);
+  }, [userQuery.data]);
+
+  const login = useCallback(
+    async (identifier: string, password: string) => {
+      setLoginPending(true);
+      setError(null);
+      try {
+        const result = await loginRequest(identifier, password);
+        const id = result.userId ?? result.user.id;
+        // SPEC.md §4: the role is fetched after sign-in and stored locally.
+        const user = await getUser(id);
+        storeUser(user);
+        queryClient.setQueryData(userQueryKey(id), user);
+        setUserId(id);
+        markJustLoggedIn();
+        return user;
+      } catch (e) {
+        setError(extractErrorMessage(e));
+        throw e;
+      } finally {
+        setLoginPending(false);
+      }
+    },
+    [queryClient],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await logoutRequest();
+    } catch {
+      // Logout always ends the session locally, even when the call fails (SPEC.md §4).
+    }
+    endLocally();
+  }, [endLocally]);
+
+  const refetchUser = useCallback(async () => {
+    await userQuery.refetch();
+  }, [userQuery]);
+
+  const user = userId ? (userQuery.data ?? null) : null;
+  const value = useMemo<AuthState>(
+    () => ({
+      user,
+      isAuthenticated: user !== null,
+      loading: loginPending || (userId !== null && userQuery.isPending),
+      refreshing,
+      error,
+      login,
+      logout,
+      refetchUser,
+    }),
+    [user, loginPending, userId, userQuery.isPending, refreshing, error, login, logout, refetchUser],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside AuthProvider');
+  return value;
+}

@@ -1,0 +1,178 @@
+import { API_BASE_PATH, API_TIMEOUT_MS, CSRF_COOKIE, CSRF_HEADER, messages } from '@portal/shared';
+import { readCookie } from './cookies';
+import { messageFromBody } from './error-message';
+
+/** A failed call. `status` is null when no response arrived (timeout, network). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number | null,
+    message: string,
+    readonly body: unknown = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get fieldErrors(): Record<string, string[]> {
+    const errors = (this.body as { errors?: unknown } | null)?.errors;
+    return errors && typeof errors === 'object' && !Array.isArray(errors)
+      ? (errors as Record<string, string[]>)
+      : {};
+  }
+}
+
+type Params = Record<string, string | number | boolean | null | undefined>;
+interface RequestOptions {
+  params?: Params;
+  headers?: Record<string, string>;
+}
+
+const REFRESH_PATH = '/auth/auth-session/refresh-token';
+/** Sign-in and refresh answer 401 for their own reasons; they never trigger a refresh. */
+const NO_REFRESH_PATHS = ['/auth/auth-session/login', REFRESH_PATH, '/refresh'];
+
+type RefreshListener = (state: 'started' | 'succeeded' | 'failed') => void;
+const refreshListeners = new Set<RefreshListener>();
+let refreshInFlight: Promise<void> | null = null;
+
+/** Auth state listens here: a failed refresh means the session is over. */
+export function onRefreshStateChange(listener: RefreshListener): () => void {
+  refreshListeners.add(listener);
+  return () => refreshListeners.delete(listener);
+}
+
+export function isRefreshing(): boolean {
+  return refreshInFlight !== null;
+}
+
+function buildUrl(path: string, params?: Params): string {
+  const url = `${API_BASE_PATH}${path}`;
+  if (!params) return url;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${url}?${query}` : url;
+}
+
+async function send(method: string, path: string, body: unknown, options: RequestOptions): Promise<Response> {
+  const headers = new Headers(options.headers);
+  // Read per request: a refresh may have replaced the token since the request was first made.
+  const csrf = readCookie(CSRF_COOKIE);
+  if (csrf) headers.set(CSRF_HEADER, csrf);
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    payload = JSON.stringify(body);
+  }
+  try {
+    return await fetch(buildUrl(path, options.params), {
+      method,
+      headers,
+      body: payload,
+      credentials: 'include',
+      signal: AbortSignal.timeout(API_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new ApiError(
+      null,
+      error instanceof Error && error.name === 'TimeoutError'
+        ? messages.login.noResponse
+        : messages.password.network,
+    );
+  }
+}
+
+async function parse(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * One refresh for any number of concurrent 401s: the first starts it, the rest wait for it and are
+ * then replayed (with the CSRF token read afresh).
+ */
+export function refreshSession(): Promise<void> {
+  if (!refreshInFlight) {
+    refreshListeners.forEach((l) => l('started'));
+    refreshInFlight = send('POST', REFRESH_PATH, undefined, {})
+      .then(async (response) => {
+        if (!response.ok)
+          throw new ApiError(response.status, messages.login.sessionExpired, await parse(response));
+        refreshListeners.forEach((l) => l('succeeded'));
+      })
+      .catch((error: unknown) => {
+        refreshListeners.forEach((l) => l('failed'));
+        throw error;
+      })
+      .finally(() => {
+        refreshInFlight = null;
+      });
+  }
+  return refreshInFlight;
+}
+
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  let response = await send(method, path, body, options);
+  if (response.status === 401 && !NO_REFRESH_PATHS.includes(path)) {
+    try {
+      await refreshSession();
+    } catch {
+      throw new ApiError(401, messages.login.sessionExpired, await parse(response));
+    }
+    response = await send(method, path, body, options);
+  }
+  const parsed = await parse(response);
+  if (!response.ok) {
+    throw new ApiError(response.status, messageFromBody(parsed) ?? messages.common.unexpected, parsed);
+  }
+  return parsed as T;
+}
+
+function filenameFrom(response: Response, fallback: string): string {
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+  return match?.[1] ? decodeURIComponent(match[1]) : fallback;
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('POST', path, body, options),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, body, options),
+  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
+
+  /** Downloads a file the server generates (exports), through the same refresh logic. */
+  async download(path: string, params: Params, fallbackFilename: string): Promise<void> {
+    let response = await send('GET', path, undefined, { params });
+    if (response.status === 401) {
+      await refreshSession();
+      response = await send('GET', path, undefined, { params });
+    }
+    if (!response.ok) {
+      const parsed = await parse(response);
+      throw new ApiError(response.status, messageFromBody(parsed) ?? messages.common.unexpected, parsed);
+    }
+    const blob = await response.blob();
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = filenameFrom(response, fallbackFilename);
+    document.body.append(link);
+    link.click();
+    link.remove();
+    URL.revokeObjectURL(url);
+  },
+};
