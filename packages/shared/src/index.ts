@@ -5,4 +5,5 @@ export * from './password.js';
 export * from './permissions.js';
 export * from './schemas/auth.js';
 export * from './schemas/common.js';
+export * from './schemas/roles.js';
 export * from './schemas/users.js';

@@ -44,12 +44,22 @@ export interface AuthContext {
   familyId: string;
 }
 
+/** One registered route and what it declared; `app.routeAccess` lists them all (test/route-access.test.ts). */
+export interface RouteAccessRecord {
+  method: string;
+  url: string;
+  access: Access | undefined;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    routeAccess: RouteAccessRecord[];
   }
 }
 
@@ -85,7 +95,12 @@ function originAllowed(request: FastifyRequest, allowedOrigins: readonly string[
 async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: string[] }) {
   app.decorateRequest('auth', null);
 
+  const routeAccess: RouteAccessRecord[] = [];
+  app.decorate('routeAccess', routeAccess);
   app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routeAccess.push({ method, url: route.url, access: route.config?.access });
+    }
     if (isApiRoute(route.url) && !route.config?.access) {
       throw new Error(`Route ${route.method} ${route.url} declares no access (STYLE.md §3)`);
     }

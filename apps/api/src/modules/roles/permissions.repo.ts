@@ -1,5 +1,5 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import { normalizeScopes, type PermissionEntry } from '@portal/shared';
+import { normalizeScopes, type PermissionEntry, type Scope } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { features, rolePermissions } from '../../db/schema/index.js';
 
@@ -31,4 +31,17 @@ export async function loadRolePermissions(
     });
   }
   return byRole;
+}
+
+/** Sets a role's grants to exactly `grants` (one row per feature; features without scopes are left out). */
+export async function replaceRolePermissions(
+  db: Db,
+  roleId: string,
+  grants: readonly { featureId: string; scopes: readonly Scope[] }[],
+): Promise<void> {
+  await db.delete(rolePermissions).where(eq(rolePermissions.roleId, roleId));
+  const rows = grants
+    .filter((g) => g.scopes.length > 0)
+    .map((g) => ({ roleId, featureId: g.featureId, scopes: [...g.scopes] }));
+  if (rows.length > 0) await db.insert(rolePermissions).values(rows);
 }
