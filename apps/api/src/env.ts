@@ -12,7 +12,10 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   SESSION_SECRET: z.string().min(32).optional(),
+  /** smtp(s)://… sends mail; file:///folder writes each mail as JSON there (development, tests). */
   SMTP_URL: z.string().optional(),
+  /** Sign-in attempts allowed per client address per 15 minutes. */
+  LOGIN_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   MAIL_FROM: z.string().default('Interview Credits Portal <no-reply@localhost>'),
   PRODUCT_URL: z.url().default('https://interview.example.com'),
   CHATBOT_URL: z.url().default('https://interview.example.com/chatbot'),

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { buildApp } from './app.js';
+import { buildApp, defaultConfig } from './app.js';
 import { openDatabase } from './db/client.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
 import { seed } from './db/seed.js';
@@ -17,7 +17,12 @@ async function main() {
     password: env.ADMIN_PASSWORD,
   });
 
-  const app = await buildApp({ env, database, serveWeb: true });
+  const app = await buildApp({
+    env,
+    database,
+    serveWeb: true,
+    config: { limits: { ...defaultConfig.limits, loginPerAddress: env.LOGIN_ATTEMPTS_PER_ADDRESS } },
+  });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

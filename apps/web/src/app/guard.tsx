@@ -15,8 +15,8 @@ export function ProtectedLayout() {
 
 /** /auth/* is shown only when signed out; otherwise it redirects to /dashboard. */
 export function PublicOnlyLayout() {
-  const { isAuthenticated, loading } = useAuth();
-  if (loading && !isAuthenticated) return <FullScreenLoading />;
+  const { isAuthenticated, restoring } = useAuth();
+  if (restoring) return <FullScreenLoading />;
   if (isAuthenticated) return <Navigate to="/dashboard" replace />;
   return <Outlet />;
 }

@@ -1,5 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import type { Db } from '../../db/client.js';
 import { emailOutbox } from '../../db/schema/index.js';
@@ -23,7 +26,9 @@ export function createMailer(options: {
   from: string;
   log: FastifyBaseLogger;
 }): Mailer {
-  const transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
+  const fileDir = options.smtpUrl?.startsWith('file://') ? fileURLToPath(options.smtpUrl) : null;
+  if (fileDir) mkdirSync(fileDir, { recursive: true });
+  const transport = options.smtpUrl && !fileDir ? nodemailer.createTransport(options.smtpUrl) : null;
   return {
     async enqueue(db, mail) {
       const [row] = await db
@@ -35,6 +40,18 @@ export function createMailer(options: {
     async deliver(db, outboxId) {
       const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId));
       if (!mail || mail.status === 'sent') return;
+      if (fileDir) {
+        const file = join(fileDir, `${mail.createdAt.getTime()}-${mail.id}.json`);
+        writeFileSync(
+          file,
+          JSON.stringify({ to: mail.toAddress, subject: mail.subject, text: mail.textBody }),
+        );
+        await db
+          .update(emailOutbox)
+          .set({ status: 'sent', sentAt: new Date(), attempts: sql`${emailOutbox.attempts} + 1` })
+          .where(eq(emailOutbox.id, outboxId));
+        return;
+      }
       if (!transport) {
         options.log.info(
           { to: mail.toAddress, subject: mail.subject, body: mail.textBody },

@@ -13,6 +13,8 @@ export interface AuthState {
   isAuthenticated: boolean;
   loading: boolean;
   refreshing: boolean;
+  /** A stored session is being read back (page load); the sign-in screen waits for it. */
+  restoring: boolean;
   error: string | null;
   login(identifier: string, password: string): Promise<User>;
   logout(): Promise<void>;
@@ -95,18 +97,31 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [userQuery]);
 
   const user = userId ? (userQuery.data ?? null) : null;
+  const restoring = userId !== null && userQuery.isPending && !loginPending;
   const value = useMemo<AuthState>(
     () => ({
       user,
       isAuthenticated: user !== null,
       loading: loginPending || (userId !== null && userQuery.isPending),
       refreshing,
+      restoring,
       error,
       login,
       logout,
       refetchUser,
     }),
-    [user, loginPending, userId, userQuery.isPending, refreshing, error, login, logout, refetchUser],
+    [
+      user,
+      loginPending,
+      userId,
+      userQuery.isPending,
+      refreshing,
+      restoring,
+      error,
+      login,
+      logout,
+      refetchUser,
+    ],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

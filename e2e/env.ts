@@ -1,0 +1,14 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The portal the browser tests run against: a fresh data folder and known super administrator. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const SUPER_ADMIN = { email: 'owner@portal.test', password: 'Owner-Passw0rd!' };
+
+// Set once in the main process; workers inherit the environment and so share the folders.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+export const DATA_DIR = process.env.E2E_DATA_DIR;
+/** The portal writes every email here as JSON (SMTP_URL=file://...), so tests can follow links. */
+export const MAIL_DIR = join(DATA_DIR, 'mail');

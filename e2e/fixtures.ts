@@ -1,0 +1,91 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  expect,
+  request as playwrightRequest,
+  test as base,
+  type APIRequestContext,
+  type Page,
+} from '@playwright/test';
+import { BASE_URL, MAIL_DIR, SUPER_ADMIN } from './env';
+
+/** Signs in through the sign-in screen and waits for the dashboard. */
+export async function login(page: Page, email = SUPER_ADMIN.email, password = SUPER_ADMIN.password) {
+  await page.goto('/auth/login');
+  await page.getByLabel('Email or username').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
+}
+
+/** An API client signed in as a user, for setting up data; sends the CSRF header like the web app. */
+export interface ApiClient {
+  context: APIRequestContext;
+  userId: string;
+  get(path: string): Promise<unknown>;
+  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<unknown>;
+  put(path: string, body?: unknown): Promise<unknown>;
+  delete(path: string): Promise<unknown>;
+  dispose(): Promise<void>;
+}
+
+export async function apiAs(email = SUPER_ADMIN.email, password = SUPER_ADMIN.password): Promise<ApiClient> {
+  const context = await playwrightRequest.newContext({ baseURL: BASE_URL });
+  const res = await context.post('/api/auth/auth-session/login', { data: { identifier: email, password } });
+  if (!res.ok()) throw new Error(`sign-in failed for ${email}: ${res.status()} ${await res.text()}`);
+  const userId = res.headers()['x-user-id']!;
+  const csrf = async () =>
+    (await context.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await context.fetch(`/api${path}`, {
+      method,
+      data: body,
+      headers: method === 'GET' ? headers : { 'X-CSRF-Token': await csrf(), ...headers },
+    });
+    const json = await response.json().catch(() => null);
+    if (!response.ok()) throw new Error(`${method} ${path} → ${response.status()}: ${JSON.stringify(json)}`);
+    return json;
+  };
+  return {
+    context,
+    userId,
+    get: (path) => call('GET', path),
+    post: (path, body, headers) => call('POST', path, body, headers),
+    put: (path, body) => call('PUT', path, body),
+    delete: (path) => call('DELETE', path),
+    dispose: () => context.dispose(),
+  };
+}
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** The newest email sent to an address (the portal writes them to MAIL_DIR in the browser tests). */
+export async function latestMailTo(address: string, timeoutMs = 10_000): Promise<Mail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (existsSync(MAIL_DIR)) {
+      const mails = readdirSync(MAIL_DIR)
+        .sort()
+        .reverse()
+        .map((f) => JSON.parse(readFileSync(join(MAIL_DIR, f), 'utf8')) as Mail)
+        .filter((m) => m.to.toLowerCase() === address.toLowerCase());
+      if (mails[0]) return mails[0];
+    }
+    if (Date.now() > deadline) throw new Error(`no email to ${address}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The first link in an email's text. */
+export function linkIn(mail: Mail): string {
+  const match = /https?:\/\/\S+/.exec(mail.text);
+  if (!match) throw new Error(`no link in "${mail.subject}"`);
+  return match[0];
+}
+
+export const test = base;
+export { expect, SUPER_ADMIN };

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `npm test`: every check and test of the project, from a fresh clone.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export CI="${CI:-}"
+reports=.test-reports
+rm -rf "$reports" && mkdir -p "$reports"
+status=0
+step() { echo; echo "=== $*"; }
+
+if [ ! -d node_modules ]; then
+  step "npm install"
+  npm install --no-audit --no-fund || exit 1
+fi
+
+if [ ! -x /usr/bin/chromium ]; then
+  step "Installing Debian's Chromium for the browser tests"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || { echo "could not install chromium"; exit 1; }
+fi
+
+step "Lint" && { npm run lint --silent || status=1; }
+step "Type check" && { npm run typecheck --silent || status=1; }
+
+step "Unit and API tests (API on embedded PGlite)"
+npx vitest run --reporter=default --reporter=json --outputFile="$reports/vitest-pglite.json" || status=1
+
+if node scripts/postgres-available.mjs; then
+  step "API tests on PostgreSQL"
+  TEST_DATABASE=postgres npx vitest run --project api --reporter=default --reporter=json --outputFile="$reports/vitest-postgres.json" || status=1
+else
+  step "PostgreSQL not reachable: API suites ran on PGlite only"
+fi
+
+step "Build the web app" && { npm run build -w apps/web --silent || status=1; }
+step "Browser tests (Playwright, Debian Chromium)"
+npm test -w e2e -- --reporter=list,json || status=1
+
+echo
+node scripts/summarize.mjs "$reports"/*.json || status=1
+exit $status
