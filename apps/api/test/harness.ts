@@ -15,6 +15,7 @@ export const TEST_HASH_COST: HashCost = { memoryCost: 1024, timeCost: 1 };
 export const ADMIN_EMAIL = 'root@portal.test';
 export const ADMIN_PASSWORD = 'Root-Passw0rd!';
 export const STRONG_PASSWORD = 'Str0ng-Passw0rd!';
+const FORBIDDEN_IN_RESPONSES = ['$argon2', 'passwordHash', 'password_hash', ADMIN_PASSWORD, STRONG_PASSWORD];
 
 /** `TEST_DATABASE=postgres` runs the suites on PostgreSQL (TEST_DATABASE_URL), one database per file. */
 const usePostgres = process.env.TEST_DATABASE === 'postgres';
@@ -76,6 +77,13 @@ export async function createTestApp(config: Partial<AppConfig> = {}): Promise<Te
         ...config.limits,
       },
     },
+  });
+  // No answer anywhere may carry a password or a hash (DECISIONS.md): checked on every test request.
+  app.addHook('onSend', async (_request, _reply, payload) => {
+    if (typeof payload === 'string' && FORBIDDEN_IN_RESPONSES.some((s) => payload.includes(s))) {
+      throw new Error(`a response carried a password or hash: ${payload.slice(0, 200)}`);
+    }
+    return payload;
   });
   await app.ready();
   const [admin] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, ADMIN_EMAIL));
