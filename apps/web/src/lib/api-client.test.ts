@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api, ApiError, onRefreshStateChange } from './api-client';
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+describe('api client', () => {
+  let sessionValid: boolean;
+  let refreshCalls: number;
+  const seenCsrf: (string | null)[] = [];
+
+  beforeEach(() => {
+    sessionValid = false;
+    refreshCalls = 0;
+    seenCsrf.length = 0;
+    document.cookie = 'XSRF-TOKEN=old-token; path=/';
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        const headers = new Headers(init.headers);
+        if (url.endsWith('/auth/auth-session/refresh-token')) {
+          refreshCalls += 1;
+          await new Promise((r) => setTimeout(r, 20));
+          sessionValid = true;
+          document.cookie = 'XSRF-TOKEN=new-token; path=/';
+          return json(200, { success: true, data: {} });
+        }
+        seenCsrf.push(headers.get('X-CSRF-Token'));
+        return sessionValid
+          ? json(200, { success: true, data: url })
+          : json(401, { success: false, message: 'Please sign in to continue.' });
+      }),
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('meets an expired session with exactly one refresh for 20 concurrent requests, and all 20 succeed', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 ? api.get<{ data: string }>(`/items/${i}`) : api.post<{ data: string }>(`/items/${i}`, { i }),
+      ),
+    );
+    expect(refreshCalls).toBe(1);
+    expect(results.map((r) => r.data)).toEqual(Array.from({ length: 20 }, (_, i) => `/api/items/${i}`));
+    // Replays carry the CSRF token issued by the refresh.
+    expect(seenCsrf.slice(20)).toEqual(Array(20).fill('new-token'));
+  });
+
+  it('reports a failed refresh once and rejects every waiting request with 401', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url.endsWith('/refresh-token')) {
+          refreshCalls += 1;
+          return json(401, { success: false, message: 'expired' });
+        }
+        return json(401, { success: false, message: 'Please sign in to continue.' });
+      }),
+    );
+    const states: string[] = [];
+    const stop = onRefreshStateChange((s) => states.push(s));
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => api.get('/x')));
+    stop();
+    expect(refreshCalls).toBe(1);
+    expect(states).toEqual(['started', 'failed']);
+    for (const o of outcomes) {
+      expect(o.status).toBe('rejected');
+      expect((o as PromiseRejectedResult).reason).toMatchObject({ status: 401 });
+    }
+  });
+
+  it('does not refresh for a failed sign-in', async () => {
+    await expect(api.post('/auth/auth-session/login', {})).rejects.toBeInstanceOf(ApiError);
+    expect(refreshCalls).toBe(0);
+  });
+
+  it('turns the server error body into the message (SPEC.md §8 order)', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(400, { success: false, errors: { name: ['Role name is required'] } })),
+    );
+    await expect(api.get('/x')).rejects.toMatchObject({ status: 400, message: 'Role name is required' });
+  });
+
+  it('reports a request with no answer as status null', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    await expect(api.get('/x')).rejects.toMatchObject({
+      status: null,
+      message: 'Network error. Please check your connection.',
+    });
+  });
+});
