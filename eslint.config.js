@@ -27,6 +27,10 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
     // Only repositories touch the database (STYLE.md §2).
     files: ['apps/api/src/**/*.routes.ts'],
     rules: {
@@ -52,8 +56,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../../*/*', '!../../auth/*'],
-              message: 'Import shared code from components/, lib/ or @portal/shared.',
+              regex: '^\\.\\./\\.\\./(?!auth/|lib/|components/|app/)[a-z-]+/',
+              message: 'Features do not import each other; use components/, lib/ or @portal/shared.',
             },
           ],
         },

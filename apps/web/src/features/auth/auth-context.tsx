@@ -52,6 +52,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // A stored id whose user cannot be read (session gone) ends the session locally.
   useEffect(() => {
+    // Reacting to the query's outcome (an external system), not deriving state.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     if (userQuery.isError) endLocally();
   }, [userQuery.isError, endLocally]);
 

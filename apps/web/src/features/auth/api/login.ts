@@ -37,12 +37,9 @@ export async function loginRequest(identifier: string, password: string): Promis
   } catch {
     throw new ApiError(null, messages.login.noResponse);
   }
-  let body: unknown = null;
-  try {
-    body = await response.json();
-  } catch {
+  const body: unknown = await response.json().catch(() => {
     throw new ApiError(response.status, messages.login.otherError);
-  }
+  });
   if (!response.ok) {
     const b = body as { message?: unknown };
     throw new ApiError(
