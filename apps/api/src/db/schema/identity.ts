@@ -81,7 +81,11 @@ export const users = pgTable(
     uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_unique').on(sql`lower(${t.username})`),
     index('users_org_created').on(t.organizationId, t.createdAt),
-    index('users_role').on(t.roleId),
+    // Admin Users lists one role across every tenant, newest first (GET /api/auth/users?role=admin).
+    index('users_role_created').on(t.roleId, t.createdAt, t.id),
+    // Substring search (username, email, full name, client) uses a pg_trgm index made in migration
+    // 0001 outside this schema, because PGlite only has pg_trgm when the extension is loaded.
+    // See modules/users/users.repo.ts userSearchText.
   ],
 );
 

@@ -1,6 +1,8 @@
-import { and, eq, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { UserSortField } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { organizations, roles, users } from '../../db/schema/index.js';
+import { selectUsersWithRole, userWithRoleColumns } from './user-dto.repo.js';
 
 export type UserRecord = typeof users.$inferSelect;
 
@@ -84,4 +86,150 @@ export async function updateUserRecord(
     .where(eq(users.id, id))
     .returning();
   return row ?? null;
+}
+
+export interface UserFilter {
+  /** Tenant confinement: null for super_admin. */
+  scope: string | null;
+  organizationId?: string | undefined;
+  search?: string | undefined;
+  /** A role name (case-insensitive) or a role id. */
+  role?: string | undefined;
+  status?: 'active' | 'inactive' | undefined;
+}
+
+export interface UserOrder {
+  sort: UserSortField;
+  order: 'asc' | 'desc';
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `%term%` with LIKE's own wildcards taken literally; control characters (the separator) dropped. */
+function containsPattern(term: string): string {
+  const clean = term.replace(/[\u0000-\u001f]/g, '').toLowerCase();
+  return `%${clean.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The searched text of a user. Migration 0001 indexes exactly this expression with pg_trgm, so a
+ * substring search over 100,000 users is an index scan; change both together.
+ */
+export function userSearchText(): SQL {
+  return sql`lower(${users.username} || chr(31) || ${users.email} || chr(31) || coalesce(${users.fullName}, '') || chr(31) || coalesce(${users.client}, ''))`;
+}
+
+/** Role ids answering to a role filter: an id as is, a name case-insensitively. */
+export async function resolveRoleFilter(db: Db, role: string): Promise<string[]> {
+  if (UUID_PATTERN.test(role)) return [role];
+  const rows = await db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(eq(sql`lower(${roles.name})`, role.toLowerCase()));
+  return rows.map((r) => r.id);
+}
+
+function userWhere(filter: UserFilter, roleIds: string[] | null): SQL | undefined {
+  const search = filter.search?.trim();
+  return and(
+    filter.scope ? eq(users.organizationId, filter.scope) : undefined,
+    filter.organizationId ? eq(users.organizationId, filter.organizationId) : undefined,
+    roleIds === null
+      ? undefined
+      : roleIds.length === 1
+        ? eq(users.roleId, roleIds[0]!)
+        : roleIds.length === 0
+          ? sql`false`
+          : inArray(users.roleId, roleIds),
+    filter.status ? eq(users.isActive, filter.status === 'active') : undefined,
+    search ? sql`${userSearchText()} like ${containsPattern(search)}` : undefined,
+  );
+}
+
+async function whereFor(db: Db, filter: UserFilter) {
+  return userWhere(filter, filter.role ? await resolveRoleFilter(db, filter.role) : null);
+}
+
+/**
+ * The sort keys of each sortable column, ending with the id so the order is total (stable pages,
+ * keyset export). Every key runs in the same direction, so a row comparison continues after a row.
+ */
+function sortKeys(sort: UserSortField): SQL[] {
+  switch (sort) {
+    case 'username':
+      return [sql`lower(${users.username})`, sql`${users.id}`];
+    case 'email':
+      return [sql`lower(${users.email})`, sql`${users.id}`];
+    case 'client':
+      return [sql`lower(coalesce(${users.client}, ''))`, sql`${users.id}`];
+    case 'status':
+      return [sql`${users.isActive}`, sql`${users.createdAt}`, sql`${users.id}`];
+    case 'createdAt':
+      return [sql`${users.createdAt}`, sql`${users.id}`];
+  }
+}
+
+function orderBy(o: UserOrder): SQL[] {
+  return sortKeys(o.sort).map((k) => (o.order === 'asc' ? sql`${k} asc` : sql`${k} desc`));
+}
+
+/** One page of users with role (for `toUserDtos`) and the total matching the filter. */
+export async function listUserRows(
+  db: Db,
+  filter: UserFilter,
+  o: UserOrder,
+  page: { page: number; pageSize: number },
+) {
+  const where = await whereFor(db, filter);
+  const [rows, [total]] = await Promise.all([
+    selectUsersWithRole(db)
+      .where(where)
+      .orderBy(...orderBy(o))
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(users)
+      .where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/**
+ * Every user matching the filter, in batches, in list order. Keyset pagination (a row comparison
+ * on the sort keys), so the last batch costs what the first does however many rows there are.
+ */
+export async function* iterateUserRows(db: Db, filter: UserFilter, o: UserOrder, batchSize = 1_000) {
+  const keys = sortKeys(o.sort);
+  const keyList = sql.join(keys, sql`, `);
+  const where = await whereFor(db, filter);
+  let after: unknown[] | null = null;
+  for (;;) {
+    const cursor: SQL | undefined = after
+      ? o.order === 'asc'
+        ? sql`(${keyList}) > (${sql.join(
+            after.map((v) => sql`${v}`),
+            sql`, `,
+          )})`
+        : sql`(${keyList}) < (${sql.join(
+            after.map((v) => sql`${v}`),
+            sql`, `,
+          )})`
+      : undefined;
+    const rows = await db
+      .select({
+        ...userWithRoleColumns,
+        keys: sql<unknown[]>`json_build_array(${keyList})`,
+      })
+      .from(users)
+      .innerJoin(roles, eq(roles.id, users.roleId))
+      .innerJoin(organizations, eq(organizations.id, users.organizationId))
+      .where(and(where, cursor))
+      .orderBy(...orderBy(o))
+      .limit(batchSize);
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batchSize) return;
+    after = rows[rows.length - 1]!.keys;
+  }
 }

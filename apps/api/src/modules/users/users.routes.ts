@@ -1,16 +1,90 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createUserBodySchema, idParamsSchema, messages, successSchema, userSchema } from '@portal/shared';
+import { z } from 'zod';
+import {
+  createUserBodySchema,
+  idParamsSchema,
+  messages,
+  pageSchema,
+  successSchema,
+  updateUserBodySchema,
+  userExportQuerySchema,
+  userListQuerySchema,
+  userSchema,
+  type CreateUserBody,
+  type User,
+} from '@portal/shared';
 import { access, can, requireAuth, tenantScope } from '../../plugins/access.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { publicBaseUrl } from '../auth/auth.routes.js';
 import { findUserDto } from './user-dto.repo.js';
-import { createUser, type CreateUserOptions } from './users.service.js';
+import { usersCsvStream, usersXlsxStream } from './users-export.js';
+import {
+  createUser,
+  listUsers,
+  resendInvite,
+  setUserActive,
+  updateUser,
+  usersForExport,
+  type CreateUserOptions,
+} from './users.service.js';
 
 const tags = ['users'];
+const userAnswer = successSchema(userSchema);
+const userAnswerWithMessage = z.object({ success: z.literal(true), data: userSchema, message: z.string() });
 
 export async function usersRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  async function userDto(id: string): Promise<User> {
+    const user = await findUserDto(app.db, id);
+    if (!user) throw notFound(messages.users.notFound);
+    return user;
+  }
+
+  app.get(
+    '/api/auth/users',
+    {
+      config: { access: access.can('users', 'READ') },
+      schema: {
+        tags,
+        summary:
+          'Users, one page: search (username, full name, email, client), role (name or id), status, sort; own organization unless super_admin',
+        querystring: userListQuerySchema,
+        response: { 200: pageSchema(userSchema) },
+      },
+    },
+    async (request) => {
+      const result = await listUsers(app.db, requireAuth(request), request.query);
+      return { success: true as const, ...result };
+    },
+  );
+
+  app.get(
+    '/api/auth/users/export',
+    {
+      config: { access: access.can('users', 'EXPORT') },
+      schema: {
+        tags,
+        summary: 'Every user matching the list filters as an .xlsx (default) or .csv download, streamed',
+        querystring: userExportQuerySchema,
+        // The answer is a file stream, not JSON.
+      },
+    },
+    async (request, reply) => {
+      const { format, ...filters } = request.query;
+      const batches = usersForExport(app.db, requireAuth(request), filters);
+      const date = new Date().toISOString().slice(0, 10);
+      reply.header('Content-Disposition', `attachment; filename="users-${date}.${format}"`);
+      reply.header('Cache-Control', 'no-store');
+      if (format === 'csv') {
+        reply.type('text/csv; charset=utf-8');
+        return reply.send(usersCsvStream(batches));
+      }
+      reply.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      return reply.send(usersXlsxStream(batches, request.log));
+    },
+  );
 
   app.get(
     '/api/auth/users/:id',
@@ -21,7 +95,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'A user by id (own record, or User Management READ)',
         params: idParamsSchema,
-        response: { 200: successSchema(userSchema) },
+        response: { 200: userAnswer },
       },
     },
     async (request) => {
@@ -35,15 +109,87 @@ export async function usersRoutes(fastify: FastifyInstance) {
     },
   );
 
-  async function create(
-    request: import('fastify').FastifyRequest<{ Body: import('@portal/shared').CreateUserBody }>,
-    options: CreateUserOptions,
-  ) {
+  app.put(
+    '/api/auth/users/:id',
+    {
+      // Own record: username, fullName, mobileNo. Anything else needs User Management UPDATE (service).
+      config: { access: access.signedIn },
+      schema: {
+        tags,
+        summary: 'Update a user (own profile fields, or User Management UPDATE); email cannot change',
+        params: idParamsSchema,
+        body: updateUserBodySchema,
+        response: { 200: userAnswer },
+      },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      await app.db.transaction((tx) => updateUser(tx, auth, request.params.id, request.body));
+      return { success: true as const, data: await userDto(request.params.id) };
+    },
+  );
+
+  for (const [action, active] of [
+    ['activate', true],
+    ['deactivate', false],
+  ] as const) {
+    app.put(
+      `/api/auth/users/:id/${action}`,
+      {
+        config: { access: access.can('users', 'UPDATE') },
+        schema: {
+          tags,
+          summary: active
+            ? 'Activate a user (isActive and enabled true)'
+            : 'Deactivate a user (isActive and enabled false) and end their sessions',
+          params: idParamsSchema,
+          response: { 200: userAnswerWithMessage },
+        },
+      },
+      async (request) => {
+        const auth = requireAuth(request);
+        await app.db.transaction((tx) => setUserActive(tx, auth, request.params.id, active));
+        return {
+          success: true as const,
+          data: await userDto(request.params.id),
+          message: active ? messages.users.activated : messages.users.deactivated,
+        };
+      },
+    );
+  }
+
+  app.post(
+    '/api/auth/users/:id/resend-invite',
+    {
+      config: { access: access.can('users', 'UPDATE') },
+      schema: {
+        tags,
+        summary: 'Email a new set-password link to a user who has not set a password (voids the old link)',
+        params: idParamsSchema,
+        response: { 200: userAnswerWithMessage },
+      },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const delivery = { mailer: app.mailer, baseUrl: publicBaseUrl(app, request) };
+      const { outboxId } = await app.db.transaction((tx) =>
+        resendInvite(tx, auth, request.params.id, delivery),
+      );
+      await app.mailer.deliver(app.db, outboxId);
+      return {
+        success: true as const,
+        data: await userDto(request.params.id),
+        message: messages.users.inviteResent,
+      };
+    },
+  );
+
+  async function create(request: FastifyRequest<{ Body: CreateUserBody }>, options: CreateUserOptions) {
     const auth = requireAuth(request);
     const delivery = { mailer: app.mailer, baseUrl: publicBaseUrl(app, request) };
     const created = await app.db.transaction((tx) => createUser(tx, auth, request.body, delivery, options));
     await app.mailer.deliver(app.db, created.outboxId);
-    return (await findUserDto(app.db, created.user.id))!;
+    return userDto(created.user.id);
   }
 
   app.post(
@@ -54,7 +200,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Invite a user (creates the organization when its id is new); emails a set-password link',
         body: createUserBodySchema,
-        response: { 201: successSchema(userSchema) },
+        response: { 201: userAnswer },
       },
     },
     async (request, reply) => {
@@ -72,7 +218,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
         summary:
           'Add a member to an existing organization with any role visible to it; emails a set-password link',
         body: createUserBodySchema,
-        response: { 201: successSchema(userSchema) },
+        response: { 201: userAnswer },
       },
     },
     async (request, reply) => {

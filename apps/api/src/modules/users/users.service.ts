@@ -5,6 +5,8 @@ import {
   messages,
   SYSTEM_ROLES,
   type CreateUserBody,
+  type UpdateUserBody,
+  type UserListQuery,
   type FeatureKey,
   type PermissionEntry,
   type Scope,
@@ -22,14 +24,21 @@ import type { AuthContext } from '../../plugins/access.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { resetLink } from '../auth/auth.service.js';
 import { issueOneTimeToken } from '../auth/one-time-tokens.repo.js';
+import { revokeUserSessions } from '../auth/sessions.repo.js';
 import type { Mailer } from '../mail/mail.service.js';
 import { loadRolePermissions } from '../roles/permissions.repo.js';
+import { toUserDtos } from './user-dto.repo.js';
 import {
   findOrganizationById,
   findRoleById,
   findUserHoldingIdentity,
+  findUserRecord,
   insertOrganizationIfMissing,
   insertUser,
+  iterateUserRows,
+  listUserRows,
+  updateUserRecord,
+  type UserFilter,
   type UserRecord,
 } from './users.repo.js';
 
@@ -202,4 +211,166 @@ export async function createUser(
     message: `Invited ${user.username} (${user.email}) as ${role.name}`,
   });
   return { user, outboxId, organizationCreated };
+}
+
+/** A user of the actor's tenant, or 404 (never 403: another tenant's user must not be revealed). */
+async function userInScope(db: Db, actor: Actor, userId: string) {
+  const record = await findUserRecord(db, userId);
+  const scope = actorScope(actor);
+  if (!record || (scope !== null && record.user.organizationId !== scope)) {
+    throw notFound(messages.users.notFound);
+  }
+  return record;
+}
+
+/** Anyone but super_admin manages only users whose role is no wider than their own. */
+async function assertManageable(db: Db, actor: Actor, roleId: string) {
+  if (actor.isSuperAdmin) return;
+  const held = (await loadRolePermissions(db, [roleId])).get(roleId) ?? [];
+  if (!withinPermissions(held, actor.permissions)) throw forbidden(messages.roles.scopeNotHeld);
+}
+
+/**
+ * PUT /api/auth/users/:id. One's own record: username, fullName and mobileNo always; everything
+ * else, and any other user, needs User Management UPDATE (and the tenant). Email never changes.
+ */
+export async function updateUser(tx: Db, actor: Actor, userId: string, body: UpdateUserBody) {
+  const own = userId === actor.userId;
+  const mayManage = actorCan(actor, 'users', 'UPDATE');
+  if (!own && !mayManage) throw forbidden();
+  const { user, roleName } = await userInScope(tx, actor, userId);
+
+  if (body.email !== undefined && body.email.trim().toLowerCase() !== user.email.toLowerCase()) {
+    throw badRequest(messages.users.emailLocked, { email: [messages.users.emailLocked] });
+  }
+  if (body.organizationId !== undefined && body.organizationId !== user.organizationId) {
+    throw badRequest(messages.users.organizationLocked);
+  }
+
+  const changes: Partial<UserRecord> = {};
+  const changed: string[] = [];
+  const set = <K extends keyof UserRecord>(key: K, value: UserRecord[K], label: string) => {
+    if (value !== user[key]) {
+      changes[key] = value;
+      changed.push(label);
+    }
+  };
+  if (body.username !== undefined) set('username', body.username, 'username');
+  if (body.fullName !== undefined) set('fullName', body.fullName ?? null, 'full name');
+  if (body.mobileNo !== undefined) set('mobileNo', body.mobileNo, 'mobile number');
+  const profileOnly = changed.length;
+
+  if (body.client !== undefined) set('client', body.client, 'company name');
+  let newRoleName: string | null = null;
+  if (body.roleId !== undefined && body.roleId !== user.roleId) {
+    if (own) throw forbidden(messages.users.cannotChangeOwnRole);
+    const org = (await findOrganizationById(tx, user.organizationId))!;
+    const role = await assignableRole(tx, actor, body.roleId, org);
+    set('roleId', role.id, 'role');
+    newRoleName = role.name;
+    changes.isAdmin = role.name === SYSTEM_ROLES.admin || role.name === SYSTEM_ROLES.superAdmin;
+  }
+  const active = body.isActive ?? body.enabled;
+  if (active !== undefined && active !== user.isActive) {
+    if (own && !active) throw forbidden(messages.users.cannotDeactivateSelf);
+    set('isActive', active, active ? 'activated' : 'deactivated');
+  }
+  // Fields beyond the profile ones need User Management UPDATE even on one's own record.
+  if (changed.length > profileOnly && !mayManage) throw forbidden();
+  if (!own) await assertManageable(tx, actor, user.roleId);
+
+  if (changes.username !== undefined) {
+    if (await findUserHoldingIdentity(tx, { username: changes.username }, user.id)) {
+      throw conflict(messages.users.duplicate);
+    }
+  }
+  if (changed.length === 0) return;
+  try {
+    await updateUserRecord(tx, user.id, changes);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(messages.users.duplicate);
+    throw error;
+  }
+  if (changes.isActive === false) await revokeUserSessions(tx, user.id);
+  await recordActivity(tx, {
+    organizationId: user.organizationId,
+    actorUserId: actor.userId,
+    action: 'updated',
+    entityType: 'user',
+    entityId: user.id,
+    message: `Updated ${own ? 'own profile' : (changes.username ?? user.username)}: ${changed.join(', ')}${
+      newRoleName ? ` (role ${roleName} → ${newRoleName})` : ''
+    }`,
+  });
+}
+
+/**
+ * PUT /api/auth/users/:id/activate and /deactivate: `isActive` (and so `enabled`) set; deactivation
+ * ends every session of the user at once. Nobody deactivates themselves.
+ */
+export async function setUserActive(tx: Db, actor: Actor, userId: string, active: boolean) {
+  const { user } = await userInScope(tx, actor, userId);
+  if (!active && user.id === actor.userId) throw forbidden(messages.users.cannotDeactivateSelf);
+  if (user.id !== actor.userId) await assertManageable(tx, actor, user.roleId);
+  if (user.isActive === active) return;
+  await updateUserRecord(tx, user.id, { isActive: active });
+  if (!active) await revokeUserSessions(tx, user.id);
+  await recordActivity(tx, {
+    organizationId: user.organizationId,
+    actorUserId: actor.userId,
+    action: 'updated',
+    entityType: 'user',
+    entityId: user.id,
+    message: `${active ? 'Activated' : 'Deactivated'} ${user.username}`,
+  });
+}
+
+/** POST /api/auth/users/:id/resend-invite: a new link (the old one stops working) for a user without a password. */
+export async function resendInvite(tx: Db, actor: Actor, userId: string, delivery: InviteDelivery) {
+  const { user } = await userInScope(tx, actor, userId);
+  if (user.passwordHash !== null) throw conflict(messages.users.inviteAlreadyAccepted);
+  await assertManageable(tx, actor, user.roleId);
+  // issueOneTimeToken voids the user's earlier invite tokens.
+  const token = await issueOneTimeToken(tx, user.id, 'invite', INVITE_VALID_HOURS);
+  const outboxId = await delivery.mailer.enqueue(
+    tx,
+    inviteMail(user.email, resetLink(delivery.baseUrl, token)),
+  );
+  await recordActivity(tx, {
+    organizationId: user.organizationId,
+    actorUserId: actor.userId,
+    action: 'other',
+    entityType: 'user',
+    entityId: user.id,
+    message: `Sent a new invitation to ${user.username} (${user.email})`,
+  });
+  return { outboxId };
+}
+
+function filterFor(actor: Actor, query: UserFilterQuery): UserFilter {
+  return {
+    scope: actorScope(actor),
+    organizationId: query.organizationId,
+    search: query.search,
+    role: query.role,
+    status: query.status,
+  };
+}
+
+type UserFilterQuery = Pick<
+  UserListQuery,
+  'search' | 'role' | 'status' | 'organizationId' | 'sort' | 'order'
+>;
+
+/** GET /api/auth/users: one page, filtered, searched and sorted in the database, within the tenant. */
+export async function listUsers(db: Db, actor: Actor, query: UserListQuery) {
+  const { rows, total } = await listUserRows(db, filterFor(actor, query), query, query);
+  return { data: await toUserDtos(db, rows), meta: { page: query.page, pageSize: query.pageSize, total } };
+}
+
+/** Every user matching the list's filters, in list order, in batches (for the export). */
+export async function* usersForExport(db: Db, actor: Actor, query: UserFilterQuery) {
+  for await (const batch of iterateUserRows(db, filterFor(actor, query), query)) {
+    yield await toUserDtos(db, batch);
+  }
 }
