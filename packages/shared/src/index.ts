@@ -7,3 +7,5 @@ export * from './schemas/auth.js';
 export * from './schemas/common.js';
 export * from './schemas/roles.js';
 export * from './schemas/users.js';
+export * from './schemas/support.js';
+export * from './schemas/workspace.js';

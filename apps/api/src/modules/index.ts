@@ -3,6 +3,11 @@ import { authRoutes } from './auth/auth.routes.js';
 import { featuresRoutes } from './features/features.routes.js';
 import { rolesRoutes } from './roles/roles.routes.js';
 import { usersRoutes } from './users/users.routes.js';
+import { companiesRoutes } from './companies/companies.routes.js';
+import { filesRoutes } from './files/files.routes.js';
+import { passwordRoutes } from './password/password.routes.js';
+import { profileRoutes } from './profile/profile.routes.js';
+import { supportRoutes } from './support/support.routes.js';
 
 /** Every module's routes. A new module adds one line here. */
 export async function registerModules(app: FastifyInstance) {
@@ -10,4 +15,9 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(featuresRoutes);
   await app.register(rolesRoutes);
   await app.register(usersRoutes);
+  await app.register(filesRoutes);
+  await app.register(profileRoutes);
+  await app.register(companiesRoutes);
+  await app.register(passwordRoutes);
+  await app.register(supportRoutes);
 }

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  companyDetailsBodySchema,
+  companyDetailsSchema,
+  messages,
+  organizationIdParamsSchema,
+  successSchema,
+} from '@portal/shared';
+import { access, requireAuth } from '../../plugins/access.js';
+import { getCompany, saveCompany } from './companies.service.js';
+
+const tags = ['companies'];
+
+export async function companiesRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/auth/companies/:organizationId',
+    {
+      config: { access: access.can('organizations', 'READ') },
+      schema: {
+        tags,
+        summary:
+          'Company details of an organization (own organization; any for super_admin); null if none yet',
+        params: organizationIdParamsSchema,
+        response: { 200: successSchema(companyDetailsSchema.nullable()) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getCompany(app, requireAuth(request), request.params.organizationId),
+    }),
+  );
+
+  app.post(
+    '/api/auth/companies',
+    {
+      config: { access: access.can('organizations', 'UPDATE') },
+      schema: {
+        tags,
+        summary: 'Save (create or replace) the company details of an organization',
+        body: companyDetailsBodySchema,
+        response: { 200: successSchema(companyDetailsSchema).extend({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const { organizationId, ...fields } = request.body;
+      return {
+        success: true as const,
+        message: messages.profile.companySaved,
+        data: await saveCompany(app, requireAuth(request), organizationId, fields),
+      };
+    },
+  );
+}

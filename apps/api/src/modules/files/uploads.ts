@@ -1,0 +1,83 @@
+import type { FastifyRequest } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import { messages } from '@portal/shared';
+import { AppError, badRequest } from '../../lib/errors.js';
+
+/** One uploaded file, read whole (the multipart plugin caps it at MAX_UPLOAD_BYTES). */
+export interface Upload {
+  fieldName: string;
+  fileName: string;
+  data: Buffer;
+}
+
+export interface MultipartForm {
+  fields: Record<string, string>;
+  file: Upload | null;
+}
+
+/** Without path, control characters or quotes; never empty. */
+export function cleanFileName(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .trim()
+    .slice(-200);
+  return clean || 'file';
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? (error as { code?: string }).code : undefined;
+}
+
+/**
+ * Reads a multipart form: its text fields and at most one file, in any order. A file over the
+ * plugin's `fileSize` limit answers 413 with `tooLarge`; a second file answers 413 too.
+ */
+export async function readMultipartForm(request: FastifyRequest, tooLarge: string): Promise<MultipartForm> {
+  const fields: Record<string, string> = {};
+  let file: Upload | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.file.truncated) throw new AppError(413, tooLarge, 'PAYLOAD_TOO_LARGE');
+        // A browser sends an empty, nameless part for a file input left empty.
+        if (!part.filename && data.length === 0) continue;
+        file = { fieldName: part.fieldname, fileName: cleanFileName(part.filename), data };
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') {
+      throw new AppError(413, tooLarge, 'PAYLOAD_TOO_LARGE');
+    }
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION') {
+      throw badRequest(messages.http.badRequest);
+    }
+    throw error;
+  }
+  return { fields, file };
+}
+
+/**
+ * The MIME type of `data` judged by its content (magic bytes), if it is one of `allowed`; null
+ * otherwise, whatever the file's name says. A legacy .doc is an OLE compound file, a container that
+ * other formats (.xls, .msi) share, so it counts as Word only under a .doc name.
+ */
+export async function detectAllowedType(
+  data: Buffer,
+  fileName: string,
+  allowed: readonly string[],
+): Promise<string | null> {
+  const detected = await fileTypeFromBuffer(data);
+  if (!detected) return null;
+  let mime: string = detected.mime;
+  if (mime === 'application/x-cfb') {
+    if (!/\.doc$/i.test(fileName)) return null;
+    mime = 'application/msword';
+  }
+  return allowed.includes(mime) ? mime : null;
+}

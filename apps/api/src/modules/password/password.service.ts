@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { isStrongPassword, messages } from '@portal/shared';
+import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import type { AuthContext } from '../../plugins/access.js';
+import { recordActivity } from '../activity/activity.repo.js';
+import { revokeUserSessions } from '../auth/sessions.repo.js';
+import { countHit } from '../platform/rate-limit.repo.js';
+import { findPasswordHash, setPasswordHash } from './password.repo.js';
+
+/**
+ * Attempts per user and window. Each attempt costs an Argon2 verification, and a stolen session
+ * must not be able to guess the current password through this route.
+ */
+export const PASSWORD_CHANGE_LIMIT = 10;
+export const PASSWORD_CHANGE_WINDOW_MS = 15 * 60_000;
+
+export interface PasswordChange {
+  userId?: string | undefined;
+  currentPassword: string;
+  newPassword: string;
+}
+
+/**
+ * SPEC.md §5 and §8, on the server: current password checked (401), then new ≠ current, then the
+ * strength rule (400 each). Success ends the user's other sessions; this one stays signed in.
+ */
+export async function changePassword(app: FastifyInstance, auth: AuthContext, change: PasswordChange) {
+  if (change.userId !== undefined && change.userId !== auth.userId) throw forbidden();
+  const hits = await countHit(app.db, `password-change:user:${auth.userId}`, PASSWORD_CHANGE_WINDOW_MS);
+  if (hits > PASSWORD_CHANGE_LIMIT) throw tooManyRequests(messages.password.tooManyAttempts);
+
+  const user = await findPasswordHash(app.db, auth.userId);
+  if (!user) throw unauthorized();
+  if (!(await app.hasher.verify(user.passwordHash, change.currentPassword))) {
+    throw unauthorized(messages.password.currentIncorrect);
+  }
+  if (change.newPassword === change.currentPassword) throw badRequest(messages.password.sameAsCurrent);
+  if (!isStrongPassword(change.newPassword)) throw badRequest(messages.password.weak);
+
+  const passwordHash = await app.hasher.hash(change.newPassword);
+  await app.db.transaction(async (tx) => {
+    await setPasswordHash(tx, auth.userId, passwordHash);
+    await revokeUserSessions(tx, auth.userId, auth.familyId);
+    await recordActivity(tx, {
+      organizationId: user.organizationId,
+      actorUserId: auth.userId,
+      action: 'updated',
+      entityType: 'user',
+      entityId: auth.userId,
+      message: 'Changed the password',
+    });
+  });
+}

@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import { messages, PROFILE_IMAGE_MIME_TYPES, type User } from '@portal/shared';
+import { badRequest, conflict, isUniqueViolation, unauthorized } from '../../lib/errors.js';
+import type { AuthContext } from '../../plugins/access.js';
+import { recordActivity } from '../activity/activity.repo.js';
+import { deleteStoredFile } from '../files/files.repo.js';
+import { storeFile } from '../files/files.service.js';
+import { detectAllowedType, type Upload } from '../files/uploads.js';
+import { findUserDto } from '../users/user-dto.repo.js';
+import { findProfileRow, replaceProfileImageId, updateProfileFields } from './profile.repo.js';
+import { requireActiveSubscription } from './subscription-guard.js';
+
+export interface ProfileChanges {
+  fullName: string;
+  email?: string | undefined;
+  mobileNo: string;
+  username?: string | undefined;
+}
+
+export async function getProfile(app: FastifyInstance, auth: AuthContext): Promise<User> {
+  const user = await findUserDto(app.db, auth.userId);
+  if (!user) throw unauthorized();
+  return user;
+}
+
+/**
+ * Full name, contact number and username of the signed-in user. The email is read-only here, as in
+ * the user editor (SPEC.md §5): sending a different one is refused (docs/decisions/).
+ */
+export async function updateProfile(
+  app: FastifyInstance,
+  auth: AuthContext,
+  changes: ProfileChanges,
+): Promise<User> {
+  await requireActiveSubscription(app.db, auth, auth.organizationId, 'profile');
+  const current = await findProfileRow(app.db, auth.userId);
+  if (!current) throw unauthorized();
+  if (changes.email !== undefined && changes.email.toLowerCase() !== current.email.toLowerCase()) {
+    throw badRequest(messages.users.emailLocked, { email: [messages.users.emailLocked] });
+  }
+  try {
+    await app.db.transaction(async (tx) => {
+      await updateProfileFields(tx, auth.userId, changes);
+      await recordActivity(tx, {
+        organizationId: current.organizationId,
+        actorUserId: auth.userId,
+        action: 'updated',
+        entityType: 'user',
+        entityId: auth.userId,
+        message: 'Updated the profile',
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(messages.users.duplicate);
+    throw error;
+  }
+  return getProfile(app, auth);
+}
+
+/** Replaces the profile image (PNG, JPEG or WebP by content); the previous file is deleted. */
+export async function replaceProfileImage(
+  app: FastifyInstance,
+  auth: AuthContext,
+  upload: Upload | null,
+): Promise<User> {
+  await requireActiveSubscription(app.db, auth, auth.organizationId, 'profileImage');
+  if (!upload || upload.data.length === 0) throw badRequest(messages.profile.imageRequired);
+  const mimeType = await detectAllowedType(upload.data, upload.fileName, PROFILE_IMAGE_MIME_TYPES);
+  if (!mimeType) throw badRequest(messages.profile.imageTypeRejected);
+  await app.db.transaction(async (tx) => {
+    const fileId = await storeFile(tx, {
+      organizationId: auth.organizationId,
+      ownerUserId: auth.userId,
+      fileName: upload.fileName,
+      mimeType,
+      data: upload.data,
+    });
+    const previous = await replaceProfileImageId(tx, auth.userId, fileId);
+    if (previous) await deleteStoredFile(tx, previous);
+    await recordActivity(tx, {
+      organizationId: auth.organizationId,
+      actorUserId: auth.userId,
+      action: 'updated',
+      entityType: 'user',
+      entityId: auth.userId,
+      message: 'Changed the profile image',
+    });
+  });
+  return getProfile(app, auth);
+}

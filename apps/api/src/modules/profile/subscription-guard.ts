@@ -1,0 +1,28 @@
+import { messages } from '@portal/shared';
+import type { Db } from '../../db/client.js';
+import { forbidden } from '../../lib/errors.js';
+import type { AuthContext } from '../../plugins/access.js';
+import { organizationIsSubscribed } from './subscription.repo.js';
+
+/** The three variants of SPEC.md §5's message, one per kind of change. */
+export type SubscriptionGuardedChange = 'profile' | 'profileImage' | 'company';
+
+const expiredMessage: Record<SubscriptionGuardedChange, string> = {
+  profile: messages.profile.subscriptionExpired,
+  profileImage: messages.profile.subscriptionExpiredImage,
+  company: messages.profile.subscriptionExpiredCompany,
+};
+
+/**
+ * SPEC.md §5: profile edits need an active subscription. The client reads `isSubscription`; the
+ * server is the authority. super_admin (platform organization) is never blocked. 403 otherwise.
+ */
+export async function requireActiveSubscription(
+  db: Db,
+  auth: AuthContext,
+  organizationId: string,
+  change: SubscriptionGuardedChange,
+): Promise<void> {
+  if (auth.isSuperAdmin) return;
+  if (!(await organizationIsSubscribed(db, organizationId))) throw forbidden(expiredMessage[change]);
+}

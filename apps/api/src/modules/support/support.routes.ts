@@ -1,0 +1,187 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createTicketBodySchema,
+  idParamsSchema,
+  messages,
+  okSchema,
+  pageSchema,
+  successSchema,
+  ticketExportQuerySchema,
+  ticketListQuerySchema,
+  ticketSchema,
+  ticketStatusBodySchema,
+} from '@portal/shared';
+import { badRequest, type FieldErrors } from '../../lib/errors.js';
+import {
+  attachmentDisposition,
+  spreadsheetContentType,
+  spreadsheetFileName,
+  streamSpreadsheet,
+} from '../../lib/spreadsheet.js';
+import { access, requireAuth } from '../../plugins/access.js';
+import { readMultipartForm, type Upload } from '../files/uploads.js';
+import {
+  changeTicketStatus,
+  createTicket,
+  deleteTicket,
+  getTicket,
+  listOrganizationTickets,
+  ticketExportColumns,
+  ticketsForExport,
+} from './support.service.js';
+
+const tags = ['support'];
+
+export async function supportRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/auth/support/tickets',
+    {
+      config: { access: access.can('support', 'READ') },
+      schema: {
+        tags,
+        summary:
+          'Tickets of the caller’s organization (every organization for super_admin), newest update first',
+        querystring: ticketListQuerySchema,
+        response: { 200: pageSchema(ticketSchema) },
+      },
+    },
+    async (request) => {
+      const { page, pageSize } = request.query;
+      const { items, total } = await listOrganizationTickets(app, requireAuth(request), request.query);
+      return { success: true as const, data: items, meta: { page, pageSize, total } };
+    },
+  );
+
+  app.get(
+    '/api/auth/support/tickets/export',
+    {
+      config: { access: access.can('support', 'EXPORT') },
+      schema: {
+        tags,
+        summary: 'The ticket list as filtered, as an .xlsx (default) or .csv download',
+        querystring: ticketExportQuerySchema,
+        produces: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv'],
+      },
+    },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const { format, search, status } = request.query;
+      const stream = streamSpreadsheet({
+        format,
+        sheetName: 'Tickets',
+        columns: ticketExportColumns(auth),
+        rows: ticketsForExport(app, auth, { search, status }),
+      });
+      return reply
+        .header('Content-Type', spreadsheetContentType(format))
+        .header('Content-Disposition', attachmentDisposition(spreadsheetFileName('tickets', format)))
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'no-store')
+        .send(stream);
+    },
+  );
+
+  app.post(
+    '/api/auth/support/tickets',
+    {
+      config: { access: access.can('support', 'CREATE') },
+      schema: {
+        tags,
+        summary:
+          'Raise a ticket: JSON {message, type} or multipart with fields message, type and one optional file (PDF, DOC, DOCX, PNG, JPEG; 5 MB)',
+        consumes: ['application/json', 'multipart/form-data'],
+        response: { 201: successSchema(ticketSchema).extend({ message: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      let fields: unknown = request.body ?? {};
+      let upload: Upload | null = null;
+      if (request.isMultipart()) {
+        const form = await readMultipartForm(request, messages.support.fileTooLarge);
+        fields = form.fields;
+        upload = form.file;
+      }
+      const parsed = createTicketBodySchema.safeParse(fields);
+      if (!parsed.success) {
+        const errors: FieldErrors = {};
+        for (const issue of parsed.error.issues)
+          (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
+        throw badRequest(parsed.error.issues[0]!.message, errors);
+      }
+      const ticket = await createTicket(app, auth, parsed.data, upload);
+      reply.status(201);
+      return {
+        success: true as const,
+        message:
+          ticket.ticketType === 'callback' ? messages.support.callbackRequested : messages.support.submitted,
+        data: ticket,
+      };
+    },
+  );
+
+  app.get(
+    '/api/auth/support/tickets/:id',
+    {
+      config: { access: access.can('support', 'READ') },
+      schema: {
+        tags,
+        summary: 'One ticket',
+        params: idParamsSchema,
+        response: { 200: successSchema(ticketSchema) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getTicket(app, requireAuth(request), request.params.id),
+    }),
+  );
+
+  app.put(
+    '/api/auth/support/tickets/:id/status',
+    {
+      config: { access: access.can('support', 'UPDATE') },
+      schema: {
+        tags,
+        summary: 'Activate or deactivate a ticket',
+        params: idParamsSchema,
+        body: ticketStatusBodySchema,
+        response: { 200: successSchema(ticketSchema).extend({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const ticket = await changeTicketStatus(
+        app,
+        requireAuth(request),
+        request.params.id,
+        request.body.status,
+      );
+      return {
+        success: true as const,
+        message: ticket.status === 'Active' ? messages.support.activated : messages.support.deactivated,
+        data: ticket,
+      };
+    },
+  );
+
+  app.delete(
+    '/api/auth/support/tickets/:id',
+    {
+      config: { access: access.can('support', 'DELETE') },
+      schema: {
+        tags,
+        summary: 'Delete a ticket and its attachment',
+        params: idParamsSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await deleteTicket(app, requireAuth(request), request.params.id);
+      return { success: true as const, message: messages.support.deleted };
+    },
+  );
+}
