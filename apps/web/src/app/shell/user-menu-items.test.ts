@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { roleInitials, userMenuFor } from './user-menu-items';
+
+describe('user menu', () => {
+  it('gives super_admin the five entries of SPEC.md, matching the role name case-insensitively', () => {
+    expect(userMenuFor('SUPER_ADMIN').map((i) => i.label)).toEqual([
+      'My Profile',
+      'Add User',
+      'Support',
+      'Settings',
+      'Logout',
+    ]);
+  });
+
+  it('treats a missing role as guest', () => {
+    expect(userMenuFor(undefined).map((i) => i.label)).toEqual(['Logout']);
+  });
+
+  it('gives a custom role the entries every user may use', () => {
+    expect(userMenuFor('Recruiter').map((i) => i.label)).toEqual([
+      'My Profile',
+      'Support',
+      'Settings',
+      'Logout',
+    ]);
+  });
+
+  it('derives the avatar from the role name', () => {
+    expect(roleInitials('super_admin')).toBe('SA');
+    expect(roleInitials('admin')).toBe('A');
+    expect(roleInitials(null)).toBe('G');
+  });
+});
