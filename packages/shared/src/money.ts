@@ -1,10 +1,32 @@
 /**
- * Subscription amounts in integer paise (SPEC.md §9, DECISIONS.md): subtotal = credits × price,
- * GST = subtotal × rate, total = subtotal + GST, each rounded to whole rupees. One function, used by
- * the subscription form and recomputed by the server.
+ * Subscription amounts in integer paise (SPEC.md §9, DECISIONS.md). One function, used by the
+ * subscription form and recomputed by the server, which rejects a payload whose figures differ.
+ *
+ * Meaning of the figures (SPEC.md §3 names them, §9 gives the formulas):
+ * - subTotal       = credits × price per credit, rounded to whole rupees;
+ * - discountAmount = subTotal × discount %, rounded to whole rupees (0 today: SPEC.md §9);
+ * - totalAmount    = subTotal − discountAmount (the taxable value);
+ * - taxAmount      = totalAmount × GST rate, rounded to whole rupees;
+ * - grandTotal     = totalAmount + taxAmount: what the customer pays. `taxInclusive: true` means
+ *   this grand total includes the GST (prices per credit are quoted before GST).
+ * Rounding is half-up on exact integers (no floating point), so ₹0.50 becomes ₹1.
  */
 const PAISE_PER_RUPEE = 100;
 const BASIS_POINTS = 10_000;
+
+/** Largest amount an integer money column holds (PostgreSQL `integer`): about ₹2.1 crore. */
+export const MAX_AMOUNT_PAISE = 2_147_483_647;
+export const MAX_CREDITS = 1_000_000;
+/** ₹1 lakh per credit. */
+export const MAX_PRICE_PER_CREDIT_PAISE = 10_000_000;
+export const MIN_PRICE_PER_CREDIT_PAISE = 100;
+
+/**
+ * List price of one interview credit bought online by a tenant admin (₹100 before GST), and the GST
+ * charged on it. The order amount is computed on the server from these; a client never sends it.
+ */
+export const PLATFORM_PRICE_PER_CREDIT_PAISE = 10_000;
+export const DEFAULT_GST_RATE_BP = 1_800;
 
 export interface AmountInput {
   credits: number;
@@ -12,26 +34,51 @@ export interface AmountInput {
   pricePerCreditPaise: number;
   /** GST rate in basis points (18% = 1800). */
   taxRateBp: number;
+  /** Whole percent, 0 to 100. */
+  discountPercentage?: number;
 }
 
 export interface Amounts {
   subTotalPaise: number;
+  discountAmountPaise: number;
+  totalAmountPaise: number;
   taxAmountPaise: number;
   grandTotalPaise: number;
 }
 
-/** Half-up division of non-negative integers. */
+/** Half-up division of non-negative safe integers, exact (no floating-point quotient). */
 function divRound(numerator: number, denominator: number): number {
-  return Math.floor((2 * numerator + denominator) / (2 * denominator));
+  const doubled = 2 * numerator + denominator;
+  const twice = 2 * denominator;
+  return (doubled - (doubled % twice)) / twice;
 }
 
-export function computeAmounts({ credits, pricePerCreditPaise, taxRateBp }: AmountInput): Amounts {
+function requireWhole(name: string, value: number, max: number) {
+  if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+    throw new RangeError(`${name} must be a whole number from 0 to ${max}`);
+  }
+}
+
+export function computeAmounts({
+  credits,
+  pricePerCreditPaise,
+  taxRateBp,
+  discountPercentage = 0,
+}: AmountInput): Amounts {
+  requireWhole('credits', credits, MAX_CREDITS);
+  requireWhole('pricePerCreditPaise', pricePerCreditPaise, MAX_PRICE_PER_CREDIT_PAISE);
+  requireWhole('taxRateBp', taxRateBp, BASIS_POINTS);
+  requireWhole('discountPercentage', discountPercentage, 100);
   const subTotalRupees = divRound(credits * pricePerCreditPaise, PAISE_PER_RUPEE);
-  const taxRupees = divRound(subTotalRupees * taxRateBp, BASIS_POINTS);
+  const discountRupees = divRound(subTotalRupees * discountPercentage, 100);
+  const totalRupees = subTotalRupees - discountRupees;
+  const taxRupees = divRound(totalRupees * taxRateBp, BASIS_POINTS);
   return {
     subTotalPaise: subTotalRupees * PAISE_PER_RUPEE,
+    discountAmountPaise: discountRupees * PAISE_PER_RUPEE,
+    totalAmountPaise: totalRupees * PAISE_PER_RUPEE,
     taxAmountPaise: taxRupees * PAISE_PER_RUPEE,
-    grandTotalPaise: (subTotalRupees + taxRupees) * PAISE_PER_RUPEE,
+    grandTotalPaise: (totalRupees + taxRupees) * PAISE_PER_RUPEE,
   };
 }
 
@@ -45,6 +92,10 @@ export function paiseToRupees(paise: number): number {
 
 export function percentToBasisPoints(percent: number): number {
   return Math.round(percent * 100);
+}
+
+export function basisPointsToPercent(bp: number): number {
+  return bp / 100;
 }
 
 /** GST input: 0 to 100 with step 0.01; anything else becomes 0 (SPEC.md §5). */

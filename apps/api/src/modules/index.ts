@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/auth.routes.js';
+import { billingRoutes } from './billing/billing.routes.js';
 import { featuresRoutes } from './features/features.routes.js';
 import { rolesRoutes } from './roles/roles.routes.js';
 import { usersRoutes } from './users/users.routes.js';
@@ -20,4 +21,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(companiesRoutes);
   await app.register(passwordRoutes);
   await app.register(supportRoutes);
+  await app.register(billingRoutes);
 }

@@ -1,0 +1,116 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import {
+  messages,
+  type billingListQuerySchema,
+  type CreditSummary,
+  type UseCreditsBody,
+} from '@portal/shared';
+import { AppError, notFound, unprocessable } from '../../lib/errors.js';
+import type { AuthContext } from '../../plugins/access.js';
+import { recordActivity } from '../activity/activity.repo.js';
+import { touchApiKey } from './api-keys.repo.js';
+import type { ApiClient } from './api-keys.service.js';
+import { toLedgerDto, toSubscriptionDto } from './dto.js';
+import {
+  creditBalance,
+  findLedgerEntry,
+  insertLedgerEntries,
+  listLedgerEntries,
+  lockOrganization,
+} from './ledger.repo.js';
+import { organizationFor } from './rules.js';
+import { findCurrentSubscription } from './subscriptions.repo.js';
+
+const RECENT_ENTRIES = 10;
+
+/** GET /api/auth/credits: balance (sum of the ledger), current subscription and recent entries. */
+export async function getCreditSummary(
+  app: FastifyInstance,
+  auth: AuthContext,
+  requestedOrganizationId: string | undefined,
+): Promise<CreditSummary> {
+  const organizationId = organizationFor(auth, requestedOrganizationId);
+  const [balance, subscription, recent] = await Promise.all([
+    creditBalance(app.db, organizationId),
+    findCurrentSubscription(app.db, organizationId, new Date()),
+    listLedgerEntries(app.db, organizationId, { limit: RECENT_ENTRIES, offset: 0 }),
+  ]);
+  return {
+    organizationId,
+    balance,
+    subscription: subscription ? toSubscriptionDto(subscription) : null,
+    entries: recent.rows.map(toLedgerDto),
+  };
+}
+
+export async function listLedger(
+  app: FastifyInstance,
+  auth: AuthContext,
+  query: z.output<typeof billingListQuerySchema>,
+) {
+  const organizationId = organizationFor(auth, query.organizationId);
+  const { rows, total } = await listLedgerEntries(app.db, organizationId, {
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
+  return {
+    success: true as const,
+    data: rows.map(toLedgerDto),
+    meta: { page: query.page, pageSize: query.pageSize, total },
+  };
+}
+
+/**
+ * POST /api/v1/credits/use (the interview product, with an API key). In one transaction holding the
+ * organization's row lock: a reference already debited answers that debit again (a retry debits
+ * once); otherwise the balance is read and the debit refused (402) when it would go below zero. The
+ * lock makes concurrent uses queue, so they cannot overdraw together.
+ */
+export async function useCredits(app: FastifyInstance, client: ApiClient, body: UseCreditsBody) {
+  return app.db.transaction(async (tx) => {
+    if (!(await lockOrganization(tx, client.organizationId))) {
+      throw notFound(messages.users.organizationNotFound);
+    }
+    const earlier = await findLedgerEntry(tx, client.organizationId, 'usage', body.reference);
+    if (earlier) {
+      if (-earlier.delta !== body.credits) throw unprocessable(messages.billing.referenceReused);
+      return {
+        entryId: earlier.id,
+        debited: body.credits,
+        reference: body.reference,
+        balance: await creditBalance(tx, client.organizationId),
+        replayed: true,
+      };
+    }
+    const balance = await creditBalance(tx, client.organizationId);
+    if (body.credits > balance) {
+      throw new AppError(402, messages.payment.insufficientCredits, 'INSUFFICIENT_CREDITS');
+    }
+    const [entry] = await insertLedgerEntries(tx, [
+      {
+        organizationId: client.organizationId,
+        delta: -body.credits,
+        reason: 'usage',
+        reference: body.reference,
+        note: `Used with API key ${client.keyPrefix}…`,
+      },
+    ]);
+    await touchApiKey(tx, client.keyId);
+    await recordActivity(tx, {
+      organizationId: client.organizationId,
+      actorUserId: null,
+      action: 'other',
+      entityType: 'credits',
+      entityId: entry!.id,
+      message: `Used ${body.credits} interview ${body.credits === 1 ? 'credit' : 'credits'} (reference ${body.reference})`,
+    });
+    return {
+      entryId: entry!.id,
+      debited: body.credits,
+      reference: body.reference,
+      balance: balance - body.credits,
+      replayed: false,
+    };
+  });
+}

@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import {
+  MANUAL_PAYMENT_RECEIVED_BY,
+  messages,
+  type OnboardingResult,
+  type onboardingBodySchema,
+} from '@portal/shared';
+import { forbidden, notFound } from '../../lib/errors.js';
+import { can, type AuthContext } from '../../plugins/access.js';
+import { createUser } from '../users/users.service.js';
+import { toPaymentDto, toSubscriptionDto } from './dto.js';
+import { runIdempotent } from './idempotency.service.js';
+import { creditBalance, lockOrganization } from './ledger.repo.js';
+import { findAdminRoleId } from './onboarding.repo.js';
+import { insertManualPayment } from './payments.service.js';
+import { checkAmounts } from './rules.js';
+import { updateSubscriptionRow } from './subscriptions.repo.js';
+import { grantSubscriptionCredits, insertSubscriptionRecord, newPeriod } from './subscriptions.service.js';
+
+type OnboardingInput = z.output<typeof onboardingBodySchema>;
+
+export const ONBOARDING_ROUTE = 'POST /api/auth/onboarding';
+
+/**
+ * SPEC.md §4 "Plain create" and "Manual payment flow" as ONE transaction (DECISIONS.md): the
+ * organization (made by createUser when new), its admin user (invite link emailed, no password), the
+ * subscription, the manual payment record linked both ways, and the ledger grants. Either all of it
+ * is committed or none of it; the Idempotency-Key makes a retry answer the first result.
+ */
+export async function onboard(
+  app: FastifyInstance,
+  auth: AuthContext,
+  body: OnboardingInput,
+  key: string,
+  baseUrl: string,
+) {
+  // The route needs User Management CREATE; a new tenant also needs these two.
+  if (!can(auth, 'subscriptions', 'CREATE') || !can(auth, 'organizations', 'CREATE')) throw forbidden();
+  const amounts = checkAmounts(body.subscription);
+
+  const result = await runIdempotent<{ success: true; data: OnboardingResult }>(
+    app,
+    { userId: auth.userId, key, route: ONBOARDING_ROUTE, payload: body },
+    async (tx) => {
+      const roleId = body.user.roleId ?? (await findAdminRoleId(tx));
+      if (!roleId) throw notFound(messages.users.adminRoleNotFound);
+      const paid = body.payment !== undefined;
+      const created = await createUser(
+        tx,
+        auth,
+        { ...body.user, roleId, isSubscription: true },
+        { mailer: app.mailer, baseUrl },
+        { allowNewOrganization: true },
+      );
+      const organizationId = created.user.organizationId;
+      await lockOrganization(tx, organizationId);
+
+      let subscription = await insertSubscriptionRecord(tx, {
+        organizationId,
+        terms: body.subscription,
+        amounts,
+        paymentId: null,
+        paid,
+        ...newPeriod(),
+        actorUserId: auth.userId,
+      });
+
+      let payment = null;
+      if (body.payment) {
+        const transactionId = body.payment.transactionId;
+        payment = await insertManualPayment(tx, {
+          organizationId,
+          subscriptionId: subscription.id,
+          amountPaise: subscription.grandTotalAmountPaise,
+          paymentMethod: body.payment.paymentMethod.toUpperCase() as Uppercase<
+            typeof body.payment.paymentMethod
+          >,
+          paymentCapture: true,
+          manualReferenceNumber: transactionId,
+          paymentProofReference: transactionId,
+          receivedBy: MANUAL_PAYMENT_RECEIVED_BY,
+          paymentNotes: body.payment.remarks || messages.payment.defaultNotes,
+          paymentDate: new Date(body.payment.paymentDate),
+          actorUserId: auth.userId,
+        });
+        subscription = await updateSubscriptionRow(tx, subscription.id, { paymentId: payment.id });
+      }
+      await grantSubscriptionCredits(tx, subscription, auth.userId);
+
+      const data: OnboardingResult = {
+        user: {
+          id: created.user.id,
+          username: created.user.username,
+          email: created.user.email,
+          organizationId,
+        },
+        subscription: toSubscriptionDto(subscription),
+        payment: payment ? toPaymentDto(payment) : null,
+        creditBalance: await creditBalance(tx, organizationId),
+      };
+      return {
+        status: 201,
+        body: { success: true as const, data },
+        afterCommit: () => app.mailer.deliver(app.db, created.outboxId),
+      };
+    },
+  );
+  return result;
+}

@@ -1,0 +1,299 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  computeAmounts,
+  DEFAULT_GST_RATE_BP,
+  formatRupees,
+  INTERVIEW_BOT_PRODUCT,
+  messages,
+  PLATFORM_PRICE_PER_CREDIT_PAISE,
+  SANDBOX_DECLINED_CARD,
+  subscriptionTermsSchema,
+  type CreateOrderBody,
+  type OrderCreated,
+  type PaymentVerified,
+  type SandboxPayBody,
+  type VerifyPaymentBody,
+} from '@portal/shared';
+import type { Db } from '../../db/client.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import { randomToken } from '../../lib/tokens.js';
+import { tenantScope, type AuthContext } from '../../plugins/access.js';
+import { recordActivity } from '../activity/activity.repo.js';
+import { notifyOrganizationAdmins } from '../notifications/notifications.repo.js';
+import { findOrganizationById } from '../users/users.repo.js';
+import { toOrderDto, toPaymentDto } from './dto.js';
+import { creditBalance, insertLedgerEntryOnce, lockOrganization } from './ledger.repo.js';
+import {
+  findOrderByProviderId,
+  insertOrder,
+  lockOrderByProviderId,
+  markOrderFailed,
+  updateOrder,
+  type OrderRow,
+} from './orders.repo.js';
+import { findPayment, insertPayment, setPaymentSubscription, type PaymentRow } from './payments.repo.js';
+import { isSandbox } from './provider/index.js';
+import { addOneMonth, organizationFor } from './rules.js';
+import { latestActiveValidUntil } from './subscriptions.repo.js';
+import { insertSubscriptionRecord } from './subscriptions.service.js';
+
+/**
+ * Online purchase of credits by a tenant admin (DECISIONS.md): order → checkout → verify. The amount
+ * is computed here from the platform list price (PLATFORM_PRICE_PER_CREDIT_PAISE, ₹100 per credit)
+ * plus 18% GST; a client never sends it. Verify checks the signature against the order id stored
+ * here, never a client's amount or order.
+ */
+function priceCredits(credits: number) {
+  return computeAmounts({
+    credits,
+    pricePerCreditPaise: PLATFORM_PRICE_PER_CREDIT_PAISE,
+    taxRateBp: DEFAULT_GST_RATE_BP,
+  });
+}
+
+function providerMessage(error: unknown): string {
+  const e = error as { error?: { description?: unknown }; message?: unknown } | null;
+  const text = e?.error?.description ?? e?.message;
+  return typeof text === 'string' && text ? text : 'the payment provider did not answer';
+}
+
+/** POST /api/admin/payment/order. */
+export async function createOrder(
+  app: FastifyInstance,
+  auth: AuthContext,
+  body: CreateOrderBody,
+): Promise<OrderCreated> {
+  const organizationId = organizationFor(auth, body.organizationId);
+  if (!(await findOrganizationById(app.db, organizationId))) {
+    throw notFound(messages.users.organizationNotFound);
+  }
+  const amounts = priceCredits(body.credits);
+  // Razorpay allows at most 40 characters.
+  const receipt = `rcpt_${randomToken(18)}`;
+  const provider = app.paymentProvider;
+  const base = {
+    organizationId,
+    provider: provider.name,
+    credits: body.credits,
+    amountPaise: amounts.grandTotalPaise,
+    currency: 'INR',
+    receipt,
+    createdBy: auth.userId,
+  };
+
+  let providerOrderId: string;
+  try {
+    const order = await provider.createOrder({
+      amountPaise: amounts.grandTotalPaise,
+      receipt,
+      notes: { organizationId, credits: String(body.credits) },
+    });
+    providerOrderId = order.id;
+  } catch (error) {
+    const reason = providerMessage(error);
+    app.log.warn({ err: error, organizationId }, 'payment order failed at the provider');
+    await app.db.transaction(async (tx) => {
+      const failed = await insertOrder(tx, {
+        ...base,
+        providerOrderId: `failed_${randomToken(12)}`,
+        status: 'order_failed',
+      });
+      await recordActivity(tx, {
+        organizationId,
+        actorUserId: auth.userId,
+        action: 'other',
+        entityType: 'payment_order',
+        entityId: failed.id,
+        message: `Payment order for ${body.credits} credits failed: ${reason}`,
+      });
+    });
+    throw new AppError(502, `${messages.fallback.createPaymentOrder}: ${reason}`, 'ORDER_FAILED', {
+      status: ['order_failed'],
+    });
+  }
+
+  const order = await app.db.transaction(async (tx) => {
+    const row = await insertOrder(tx, { ...base, providerOrderId, status: 'order_created' });
+    await recordActivity(tx, {
+      organizationId,
+      actorUserId: auth.userId,
+      action: 'created',
+      entityType: 'payment_order',
+      entityId: row.id,
+      message: `Created a payment order for ${body.credits} interview credits (${formatRupees(row.amountPaise)})`,
+    });
+    return row;
+  });
+  return {
+    status: 'order_created',
+    message: messages.payment.orderCreated,
+    order: toOrderDto(order),
+    checkout: provider.checkoutConfig(),
+  };
+}
+
+export interface AppliedPayment {
+  order: OrderRow;
+  payment: PaymentRow;
+  /** false when the order had already been verified (nothing changed). */
+  changed: boolean;
+}
+
+/**
+ * Applies a payment the provider confirmed (a verified checkout signature, or a signed webhook) in
+ * the caller's transaction: the order row is locked, so verify and webhooks of the same payment,
+ * however concurrent, apply it once. Records the payment (CAPTURED), a paid subscription of the
+ * purchased credits running one month past the organization's current end date, the purchase grant
+ * in the ledger, the order status, a notification to the organization's admins and an activity
+ * entry. Null when the order is unknown.
+ */
+export async function applyConfirmedPayment(
+  app: FastifyInstance,
+  tx: Db,
+  confirmed: { providerOrderId: string; providerPaymentId: string; actorUserId: string | null; paidAmountPaise?: number },
+): Promise<AppliedPayment | null> {
+  const order = await lockOrderByProviderId(tx, confirmed.providerOrderId);
+  if (!order) return null;
+  if (order.status === 'payment_verified' && order.paymentId) {
+    const payment = await findPayment(tx, order.paymentId, null);
+    return { order, payment: payment!, changed: false };
+  }
+  if (confirmed.paidAmountPaise !== undefined && confirmed.paidAmountPaise !== order.amountPaise) {
+    throw badRequest(messages.billing.amountMismatch);
+  }
+  await lockOrganization(tx, order.organizationId);
+  const now = new Date();
+  const amounts = priceCredits(order.credits);
+  const terms = subscriptionTermsSchema.parse({
+    subscribedProducts: [INTERVIEW_BOT_PRODUCT],
+    totalInterviewCredits: order.credits,
+    interviewCreditsPricePaise: PLATFORM_PRICE_PER_CREDIT_PAISE,
+    taxRateBp: DEFAULT_GST_RATE_BP,
+    subTotalPaise: amounts.subTotalPaise,
+    totalAmountPaise: amounts.totalAmountPaise,
+    taxAmountPaise: amounts.taxAmountPaise,
+    grandTotalAmountPaise: amounts.grandTotalPaise,
+  });
+  const currentEnd = await latestActiveValidUntil(tx, order.organizationId);
+  const start = currentEnd && currentEnd > now ? currentEnd : now;
+
+  let payment = await insertPayment(tx, {
+    organizationId: order.organizationId,
+    amountPaise: order.amountPaise,
+    providerPaymentId: confirmed.providerPaymentId,
+    providerOrderId: order.providerOrderId,
+    paymentStatus: 'CAPTURED',
+    paymentMethod: 'ONLINE',
+    paymentCapture: true,
+    paymentNotes: `Online payment (${order.provider})`,
+    paymentDate: now,
+    createdBy: confirmed.actorUserId,
+  });
+  const subscription = await insertSubscriptionRecord(tx, {
+    organizationId: order.organizationId,
+    terms,
+    amounts,
+    paymentId: payment.id,
+    paid: true,
+    validFrom: now,
+    validUntil: addOneMonth(start),
+    actorUserId: confirmed.actorUserId,
+  });
+  await setPaymentSubscription(tx, payment.id, subscription.id);
+  payment = { ...payment, subscriptionId: subscription.id };
+  await insertLedgerEntryOnce(tx, {
+    organizationId: order.organizationId,
+    delta: order.credits,
+    reason: 'purchase',
+    subscriptionId: subscription.id,
+    paymentId: payment.id,
+    reference: confirmed.providerPaymentId,
+    note: `Bought ${order.credits} credits online`,
+    createdBy: confirmed.actorUserId,
+  });
+  const updated = await updateOrder(tx, order.id, { status: 'payment_verified', paymentId: payment.id });
+  await notifyOrganizationAdmins(tx, order.organizationId, {
+    kind: 'payment_verified',
+    title: messages.payment.verified,
+    body: `${order.credits} interview credits were added (${formatRupees(order.amountPaise)}).`,
+    link: '/dashboard/billing',
+  });
+  await recordActivity(tx, {
+    organizationId: order.organizationId,
+    actorUserId: confirmed.actorUserId,
+    action: 'updated',
+    entityType: 'payment_order',
+    entityId: order.id,
+    message: `Payment ${confirmed.providerPaymentId} verified: ${order.credits} interview credits added`,
+  });
+  return { order: updated, payment, changed: true };
+}
+
+/** POST /api/admin/payment/verify: the checkout's answer, checked against the order stored here. */
+export async function verifyPayment(
+  app: FastifyInstance,
+  auth: AuthContext,
+  body: VerifyPaymentBody,
+): Promise<PaymentVerified> {
+  const order = await findOrderByProviderId(app.db, body.razorpay_order_id, tenantScope(auth));
+  if (!order) throw notFound(messages.payment.orderNotFound);
+  const valid = app.paymentProvider.verifyPayment(
+    order.providerOrderId,
+    body.razorpay_payment_id,
+    body.razorpay_signature,
+  );
+  if (!valid) {
+    await app.db.transaction(async (tx) => {
+      if (await markOrderFailed(tx, order.providerOrderId)) {
+        await recordActivity(tx, {
+          organizationId: order.organizationId,
+          actorUserId: auth.userId,
+          action: 'updated',
+          entityType: 'payment_order',
+          entityId: order.id,
+          message: 'Payment verification failed: the signature does not match',
+        });
+      }
+    });
+    throw new AppError(400, messages.payment.signatureInvalid, 'PAYMENT_FAILED', { status: ['payment_failed'] });
+  }
+  const applied = await app.db.transaction(async (tx) => {
+    const result = await applyConfirmedPayment(app, tx, {
+      providerOrderId: order.providerOrderId,
+      providerPaymentId: body.razorpay_payment_id,
+      actorUserId: auth.userId,
+    });
+    if (result && !result.changed && result.payment.providerPaymentId !== body.razorpay_payment_id) {
+      // The order was paid by another payment; this one does not add credits.
+      throw conflict(messages.billing.orderNotPayable);
+    }
+    return result ? { ...result, balance: await creditBalance(tx, order.organizationId) } : null;
+  });
+  if (!applied) throw notFound(messages.payment.orderNotFound);
+  return {
+    status: 'payment_verified',
+    message: messages.payment.verified,
+    order: toOrderDto(applied.order),
+    payment: toPaymentDto(applied.payment),
+    creditBalance: applied.balance,
+  };
+}
+
+/**
+ * POST /api/admin/payment/sandbox/pay: the sandbox's test checkout. Answers what Razorpay Checkout
+ * would hand the browser; 404 unless the sandbox is the active provider.
+ */
+export async function sandboxPay(app: FastifyInstance, auth: AuthContext, body: SandboxPayBody) {
+  const provider = app.paymentProvider;
+  if (!isSandbox(provider)) throw notFound();
+  const order = await findOrderByProviderId(app.db, body.razorpay_order_id, tenantScope(auth));
+  if (!order) throw notFound(messages.payment.orderNotFound);
+  if (order.status !== 'order_created' && order.status !== 'payment_failed') {
+    throw conflict(messages.billing.orderNotPayable);
+  }
+  if (body.cardNumber === SANDBOX_DECLINED_CARD) {
+    await markOrderFailed(app.db, order.providerOrderId);
+    throw new AppError(402, messages.billing.cardDeclined, 'PAYMENT_FAILED', { status: ['payment_failed'] });
+  }
+  return provider.pay(order.providerOrderId);
+}

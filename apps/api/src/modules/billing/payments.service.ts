@@ -1,0 +1,140 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import {
+  formatRupees,
+  messages,
+  type billingListQuerySchema,
+  type createPaymentBodySchema,
+  type PaymentRecordMethod,
+} from '@portal/shared';
+import type { Db } from '../../db/client.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import { tenantScope, type AuthContext } from '../../plugins/access.js';
+import { recordActivity } from '../activity/activity.repo.js';
+import { toPaymentDto } from './dto.js';
+import { runIdempotent } from './idempotency.service.js';
+import { lockOrganization } from './ledger.repo.js';
+import {
+  findPayment,
+  findPaymentByReference,
+  insertPayment,
+  listPaymentRows,
+  type PaymentRow,
+} from './payments.repo.js';
+import { organizationFor, requirePlatformBilling } from './rules.js';
+import { findSubscription } from './subscriptions.repo.js';
+
+type CreatePaymentInput = z.output<typeof createPaymentBodySchema>;
+
+export interface ManualPayment {
+  organizationId: string;
+  subscriptionId: string | null;
+  amountPaise: number;
+  paymentMethod: Exclude<PaymentRecordMethod, 'ONLINE'>;
+  paymentCapture: boolean;
+  /** The transaction id the administrator typed; also the proof reference (SPEC.md §3). */
+  manualReferenceNumber: string | null;
+  paymentProofReference: string | null;
+  receivedBy: string;
+  paymentNotes: string;
+  paymentDate: Date | null;
+  actorUserId: string;
+}
+
+/**
+ * Records a payment received outside the portal, status CREATED (SPEC.md §4). The caller holds the
+ * organization lock (`lockOrganization`), so the same transaction id cannot be recorded twice for one
+ * organization, even by concurrent requests: a bank transfer is never counted twice.
+ */
+export async function insertManualPayment(tx: Db, input: ManualPayment): Promise<PaymentRow> {
+  if (
+    input.manualReferenceNumber &&
+    (await findPaymentByReference(tx, input.organizationId, input.manualReferenceNumber))
+  ) {
+    throw conflict(messages.billing.duplicateTransaction);
+  }
+  const row = await insertPayment(tx, {
+    organizationId: input.organizationId,
+    subscriptionId: input.subscriptionId,
+    amountPaise: input.amountPaise,
+    paymentStatus: 'CREATED',
+    paymentMethod: input.paymentMethod,
+    paymentCapture: input.paymentCapture,
+    manualReferenceNumber: input.manualReferenceNumber,
+    paymentProofReference: input.paymentProofReference,
+    receivedBy: input.receivedBy,
+    paymentNotes: input.paymentNotes,
+    paymentDate: input.paymentDate,
+    refundAmountPaise: 0,
+    createdBy: input.actorUserId,
+  });
+  await recordActivity(tx, {
+    organizationId: row.organizationId,
+    actorUserId: input.actorUserId,
+    action: 'created',
+    entityType: 'payment',
+    entityId: row.id,
+    message: `Recorded a ${row.paymentMethod.toLowerCase().replace('_', ' ')} payment of ${formatRupees(row.amountPaise)}${row.manualReferenceNumber ? ` (transaction ${row.manualReferenceNumber})` : ''}`,
+  });
+  return row;
+}
+
+/** POST /api/auth/payments. An optional Idempotency-Key makes a retry record nothing twice. */
+export async function createPayment(
+  app: FastifyInstance,
+  auth: AuthContext,
+  body: CreatePaymentInput,
+  key: string | null,
+) {
+  requirePlatformBilling(auth);
+  const organizationId = organizationFor(auth, body.organizationId);
+  return runIdempotent(
+    app,
+    { userId: auth.userId, key, route: 'POST /api/auth/payments', payload: body },
+    async (tx) => {
+      if (!(await lockOrganization(tx, organizationId))) throw notFound(messages.users.organizationNotFound);
+      if (body.subscriptionId && !(await findSubscription(tx, body.subscriptionId, organizationId))) {
+        throw notFound(messages.subscription.notFound);
+      }
+      const row = await insertManualPayment(tx, {
+        organizationId,
+        subscriptionId: body.subscriptionId,
+        amountPaise: body.amountPaise,
+        paymentMethod: body.paymentMethod,
+        paymentCapture: body.paymentCapture,
+        manualReferenceNumber: body.manualReferenceNumber,
+        paymentProofReference: body.paymentProofReference,
+        receivedBy: body.receivedBy,
+        paymentNotes: body.paymentNotes,
+        paymentDate: body.paymentDate ? new Date(body.paymentDate) : null,
+        actorUserId: auth.userId,
+      });
+      return { status: 201, body: { success: true as const, data: toPaymentDto(row) } };
+    },
+  );
+}
+
+export async function getPayment(app: FastifyInstance, auth: AuthContext, id: string) {
+  const row = await findPayment(app.db, id, tenantScope(auth));
+  if (!row) throw notFound(messages.billing.paymentNotFound);
+  return toPaymentDto(row);
+}
+
+export async function listPayments(
+  app: FastifyInstance,
+  auth: AuthContext,
+  query: z.output<typeof billingListQuerySchema>,
+) {
+  const organizationId = query.organizationId
+    ? organizationFor(auth, query.organizationId)
+    : tenantScope(auth);
+  const { rows, total } = await listPaymentRows(app.db, organizationId, {
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
+  return {
+    success: true as const,
+    data: rows.map(toPaymentDto),
+    meta: { page: query.page, pageSize: query.pageSize, total },
+  };
+}

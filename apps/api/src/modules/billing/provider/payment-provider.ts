@@ -1,0 +1,37 @@
+import type { CheckoutConfig } from '@portal/shared';
+import { isValidPaymentSignature, isValidWebhookSignature } from './signatures.js';
+
+export interface ProviderOrder {
+  /** The provider's order id (`order_…`). */
+  id: string;
+  amountPaise: number;
+  currency: 'INR';
+  receipt: string;
+}
+
+export interface PaymentProvider {
+  readonly name: 'sandbox' | 'razorpay';
+  createOrder(input: { amountPaise: number; receipt: string; notes: Record<string, string> }): Promise<ProviderOrder>;
+  checkoutConfig(): CheckoutConfig;
+  /** Checks the checkout's signature over `order_id|payment_id` (constant time). */
+  verifyPayment(orderId: string, paymentId: string, signature: string): boolean;
+  /** Checks `X-Razorpay-Signature` over the raw webhook body; false when no webhook secret is set. */
+  verifyWebhook(rawBody: Buffer, signature: string): boolean;
+}
+
+const CHECKOUT_NAME = 'Interview Credits Portal';
+const CHECKOUT_DESCRIPTION = 'AI Interview Bot credits';
+
+/** The parts both providers share: signature checks with their secrets, and the checkout texts. */
+export function signatureChecks(keySecret: string, webhookSecret: string | null) {
+  return {
+    verifyPayment: (orderId: string, paymentId: string, signature: string) =>
+      isValidPaymentSignature(keySecret, orderId, paymentId, signature),
+    verifyWebhook: (rawBody: Buffer, signature: string) =>
+      webhookSecret !== null && isValidWebhookSignature(webhookSecret, rawBody, signature),
+  };
+}
+
+export function checkoutTexts(provider: 'sandbox' | 'razorpay', keyId: string | null): CheckoutConfig {
+  return { provider, keyId, name: CHECKOUT_NAME, description: CHECKOUT_DESCRIPTION, currency: 'INR' };
+}

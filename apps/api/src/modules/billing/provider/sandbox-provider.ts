@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import type { PaymentProvider } from './payment-provider.js';
+import { checkoutTexts, signatureChecks } from './payment-provider.js';
+import { paymentSignature } from './signatures.js';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** 14 base-62 characters, like Razorpay's ids (`order_N3kV…`, `pay_N3kW…`). */
+export function providerId(prefix: 'order' | 'pay'): string {
+  const bytes = randomBytes(14);
+  let id = '';
+  for (const b of bytes) id += ALPHABET[b % ALPHABET.length];
+  return `${prefix}_${id}`;
+}
+
+export interface SandboxProvider extends PaymentProvider {
+  readonly name: 'sandbox';
+  /** What Razorpay Checkout answers after a successful payment: a payment id and its signature. */
+  pay(orderId: string): { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string };
+  /** The secret that signs webhooks in the sandbox (so tests and a local tool can send them). */
+  readonly webhookSecret: string;
+}
+
+/**
+ * The built-in provider (the default): orders are made locally and payments are signed exactly as
+ * Razorpay signs them, with a secret kept in app_settings (shared by every API process).
+ */
+export function createSandboxProvider(secret: string): SandboxProvider {
+  return {
+    name: 'sandbox',
+    webhookSecret: secret,
+    async createOrder({ amountPaise, receipt }) {
+      return { id: providerId('order'), amountPaise, currency: 'INR', receipt };
+    },
+    checkoutConfig: () => checkoutTexts('sandbox', null),
+    ...signatureChecks(secret, secret),
+    pay(orderId) {
+      const paymentId = providerId('pay');
+      return {
+        razorpay_order_id: orderId,
+        razorpay_payment_id: paymentId,
+        razorpay_signature: paymentSignature(secret, orderId, paymentId),
+      };
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { computeAmounts, messages, type Amounts } from '@portal/shared';
+import { badRequest, forbidden, notFound, type FieldErrors } from '../../lib/errors.js';
+import { can, tenantScope, type AuthContext } from '../../plugins/access.js';
+
+/**
+ * The organization a billing request acts on: the one asked for, or the caller's own. Anyone but
+ * super_admin asking for another organization gets 404 (DECISIONS.md: never reveal it exists).
+ */
+export function organizationFor(auth: AuthContext, requested: string | undefined | null): string {
+  const scope = tenantScope(auth);
+  if (requested && scope && requested !== scope) throw notFound(messages.users.organizationNotFound);
+  return requested ?? auth.organizationId;
+}
+
+/**
+ * Recording a subscription or a manual payment grants credits without an online payment, so it is the
+ * platform operator's act: it needs Organization Management CREATE besides the route's Subscription
+ * Management scope. The admin system role holds Subscription Management CREATE (to buy credits online
+ * for its own organization) but not this, so a tenant cannot grant itself credits.
+ */
+export function requirePlatformBilling(auth: AuthContext): void {
+  if (!can(auth, 'organizations', 'CREATE')) throw forbidden(messages.billing.platformOnly);
+}
+
+export interface AmountFigures {
+  totalInterviewCredits: number;
+  interviewCreditsPricePaise: number;
+  taxRateBp: number;
+  discountPercentage: number;
+  subTotalPaise: number;
+  discountAmountPaise: number;
+  totalAmountPaise: number;
+  taxAmountPaise?: number | undefined;
+  grandTotalAmountPaise: number;
+}
+
+/** Recomputes every amount (shared `computeAmounts`) and refuses a payload whose figures differ. */
+export function checkAmounts(figures: AmountFigures): Amounts {
+  let amounts: Amounts;
+  try {
+    amounts = computeAmounts({
+      credits: figures.totalInterviewCredits,
+      pricePerCreditPaise: figures.interviewCreditsPricePaise,
+      taxRateBp: figures.taxRateBp,
+      discountPercentage: figures.discountPercentage,
+    });
+  } catch {
+    throw badRequest(messages.subscription.amountsMismatch);
+  }
+  const expected: Record<string, number> = {
+    subTotalPaise: amounts.subTotalPaise,
+    discountAmountPaise: amounts.discountAmountPaise,
+    totalAmountPaise: amounts.totalAmountPaise,
+    grandTotalAmountPaise: amounts.grandTotalPaise,
+  };
+  if (figures.taxAmountPaise !== undefined) expected.taxAmountPaise = amounts.taxAmountPaise;
+  const errors: FieldErrors = {};
+  for (const [field, value] of Object.entries(expected)) {
+    if (figures[field as keyof AmountFigures] !== value) {
+      errors[field] = [`${messages.subscription.amountsMismatch} Expected ${value}.`];
+    }
+  }
+  if (Object.keys(errors).length > 0) throw badRequest(messages.subscription.amountsMismatch, errors);
+  return amounts;
+}
+
+/** One calendar month later, kept on the last day when the next month is shorter (31 Jan → 28/29 Feb). */
+export function addOneMonth(from: Date): Date {
+  const result = new Date(from.getTime());
+  const day = result.getUTCDate();
+  result.setUTCDate(1);
+  result.setUTCMonth(result.getUTCMonth() + 1);
+  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
+  result.setUTCDate(Math.min(day, lastDay));
+  return result;
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { computeAmounts, FEATURES, type FeatureKey, type OnboardingBody, type Scope } from '@portal/shared';
+import {
+  createOrganizationDirect,
+  createUserDirect,
+  roleIdByName,
+  signIn,
+  STRONG_PASSWORD,
+  type Session,
+  type TestContext,
+} from '../../../test/harness.js';
+import { rolePermissions, roles } from '../../db/schema/index.js';
+
+/** Test scaffolding shared by the billing suites (not used by the app). */
+
+export const BILLING_TABLES = [
+  'organizations',
+  'users',
+  'one_time_tokens',
+  'email_outbox',
+  'subscriptions',
+  'payments',
+  'payment_orders',
+  'credit_ledger',
+  'activity_entries',
+  'notifications',
+  'idempotency_keys',
+  'webhook_events',
+  'api_keys',
+] as const;
+export type TableCounts = Record<(typeof BILLING_TABLES)[number], number>;
+
+export async function countRows(ctx: TestContext): Promise<TableCounts> {
+  const entries = await Promise.all(
+    BILLING_TABLES.map(async (table) => {
+      const result = await ctx.database.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
+      const rows = (result as unknown as { rows: { n: number }[] }).rows;
+      return [table, Number(rows[0]!.n)] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as TableCounts;
+}
+
+export function terms(credits = 100, pricePaise = 10_000, taxRateBp = 1_800, demoTrials = 2) {
+  const a = computeAmounts({ credits, pricePerCreditPaise: pricePaise, taxRateBp });
+  return {
+    totalInterviewCredits: credits,
+    interviewCreditsPricePaise: pricePaise,
+    taxRateBp,
+    subTotalPaise: a.subTotalPaise,
+    totalAmountPaise: a.totalAmountPaise,
+    taxAmountPaise: a.taxAmountPaise,
+    grandTotalAmountPaise: a.grandTotalPaise,
+    demoTrials,
+  };
+}
+
+export function onboardingBody(
+  options: { withPayment?: boolean; credits?: number; demoTrials?: number } = {},
+): OnboardingBody {
+  const tag = randomUUID().slice(0, 8);
+  return {
+    user: {
+      username: `acme.${tag}`,
+      email: `admin.${tag}@acme.test`,
+      mobileNo: '9876543210',
+      client: `Acme ${tag}`,
+      organizationId: randomUUID(),
+    },
+    subscription: terms(options.credits ?? 100, 10_000, 1_800, options.demoTrials ?? 2),
+    ...(options.withPayment
+      ? {
+          payment: {
+            transactionId: `  UTR-${tag}  `,
+            paymentMethod: 'bank_transfer',
+            paymentDate: '2025-01-15',
+            remarks: '',
+          },
+        }
+      : {}),
+  };
+}
+
+/** A tenant organization with one admin (the admin system role), signed in. */
+export async function tenantAdmin(ctx: TestContext, name: string): Promise<{ orgId: string; session: Session }> {
+  const orgId = await createOrganizationDirect(ctx, name);
+  const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${randomUUID().slice(0, 6)}@tenant.test`;
+  await createUserDirect(ctx, { email, roleId: await roleIdByName(ctx), organizationId: orgId });
+  return { orgId, session: await signIn(ctx.app, email, STRONG_PASSWORD) };
+}
+
+/** A user of `orgId` whose custom role holds exactly `grants`. */
+export async function userWithGrants(
+  ctx: TestContext,
+  orgId: string,
+  grants: Partial<Record<FeatureKey, Scope[]>>,
+): Promise<Session> {
+  const tag = randomUUID().slice(0, 8);
+  const [role] = await ctx.database.db
+    .insert(roles)
+    .values({ name: `custom-${tag}`, organizationId: orgId })
+    .returning({ id: roles.id });
+  const rows = Object.entries(grants).map(([feature, scopes]) => ({
+    roleId: role!.id,
+    featureId: FEATURES[feature as FeatureKey].id,
+    scopes: scopes!,
+  }));
+  if (rows.length > 0) await ctx.database.db.insert(rolePermissions).values(rows);
+  const email = `custom-${tag}@tenant.test`;
+  await createUserDirect(ctx, { email, roleId: role!.id, organizationId: orgId });
+  return signIn(ctx.app, email, STRONG_PASSWORD);
+}
+
+/** Makes every INSERT or UPDATE on `table` fail, as a crash between two steps would. */
+export async function injectFault(ctx: TestContext, table: string, operation: 'INSERT' | 'UPDATE') {
+  await ctx.database.db.execute(
+    sql.raw(`create or replace function billing_test_fault() returns trigger language plpgsql as $$
+      begin raise exception 'injected fault on %', tg_table_name; end $$`),
+  );
+  await ctx.database.db.execute(
+    sql.raw(
+      `create trigger billing_test_fault before ${operation} on ${table} for each row execute function billing_test_fault()`,
+    ),
+  );
+  return async () => {
+    await ctx.database.db.execute(sql.raw(`drop trigger billing_test_fault on ${table}`));
+  };
+}
