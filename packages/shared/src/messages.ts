@@ -309,24 +309,54 @@ export const messages = {
   },
   activity: {
     empty: 'No recent activities to display.',
+    title: 'Recent Activity',
+    loadFailed: 'Failed to load activities.',
+  },
+  notifications: {
+    title: 'Notifications',
+    empty: 'No notifications yet.',
+    markAllRead: 'Mark all as read',
+    markRead: 'Mark as read',
+    notFound: 'Notification not found',
+    loadFailed: 'Failed to load notifications.',
+    expiringTitle: 'Subscription expiring soon',
+    expiredTitle: 'Subscription expired',
+  },
+  dashboard: {
+    loadFailed: 'Failed to load the dashboard.',
+    revenueByMonth: 'Revenue by month',
+    creditUseByMonth: 'Credits used by month',
+    noValidUntil: 'No subscription',
+  },
+  positions: {
+    title: 'Positions',
+    addPosition: 'Add Position',
+    editPosition: 'Edit Position',
+    closePosition: 'Close Position',
+    titleRequired: 'Title is required',
+    departmentRequired: 'Department is required',
+    locationRequired: 'Location is required',
+    tooLong: 'Must be at most 120 characters',
+    openingsInvalid: 'Openings must be a whole number of at least 1',
+    openingsTooMany: 'Openings must be at most 1000',
+    notFound: 'Position not found',
+    organizationNotFound: 'Organization not found',
+    alreadyClosed: 'This position is already closed.',
+    alreadyOpen: 'This position is already open.',
+    created: 'Position created successfully',
+    updated: 'Position updated successfully',
+    closed: 'Position closed successfully',
+    reopened: 'Position reopened successfully',
+    closeConfirm: 'Are you sure you want to close this position? It will no longer be open for interviews.',
+    empty: 'No positions found.',
+    search: 'Search by title, department or location...',
+    loadFailed: 'Failed to load positions.',
+    saveFailed: 'Failed to save the position.',
   },
   idempotency: {
     keyRequired: 'An Idempotency-Key header is required.',
     keyReused: 'This Idempotency-Key was already used with a different request.',
     inProgress: 'A request with this Idempotency-Key is still being processed.',
-  },
-  billing: {
-    platformOnly: 'Only the platform administrator can record subscriptions and manual payments.',
-    paymentNotFound: 'Payment not found',
-    paymentLinkedElsewhere: 'This payment is already linked to another subscription.',
-    duplicateTransaction: 'A payment with this transaction ID is already recorded for this organization.',
-    orderNotPayable: 'This payment order is no longer open for payment.',
-    cardDeclined: 'The test card was declined.',
-    amountMismatch: 'The paid amount does not match the order.',
-    webhookSignatureInvalid: 'The webhook signature does not match.',
-    referenceReused: 'This reference was already used for a different number of credits.',
-    apiKeyInvalid: 'The API key is missing, invalid or revoked.',
-    apiKeyNotFound: 'API key not found',
   },
   http: {
     badRequest: 'The request is not valid.',
@@ -358,4 +388,16 @@ export function featureDescription(name: string): string {
 
 export function errorDetails(message: string | undefined): string {
   return `${messages.subscription.errorDetailsPrefix}${message || 'Unknown error'}`;
+}
+
+export function welcomeBack(name: string): string {
+  return `Welcome back, ${name}`;
+}
+
+export function subscriptionExpiringBody(validUntil: string): string {
+  return `Your subscription ends on ${validUntil}. Renew it to keep your interview credits available.`;
+}
+
+export function subscriptionExpiredBody(validUntil: string): string {
+  return `Your subscription ended on ${validUntil}. Renew it to continue using interview credits.`;
 }

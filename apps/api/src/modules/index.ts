@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/auth.routes.js';
-import { billingRoutes } from './billing/billing.routes.js';
+import { positionsRoutes } from './positions/positions.routes.js';
+import { notificationsRoutes } from './notifications/notifications.routes.js';
+import { dashboardRoutes } from './dashboard/dashboard.routes.js';
+import { activityRoutes } from './activity/activity.routes.js';
 import { featuresRoutes } from './features/features.routes.js';
 import { rolesRoutes } from './roles/roles.routes.js';
 import { usersRoutes } from './users/users.routes.js';
@@ -21,5 +24,8 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(companiesRoutes);
   await app.register(passwordRoutes);
   await app.register(supportRoutes);
-  await app.register(billingRoutes);
+  await app.register(activityRoutes);
+  await app.register(notificationsRoutes);
+  await app.register(dashboardRoutes);
+  await app.register(positionsRoutes);
 }

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
-import { SYSTEM_ROLES } from '@portal/shared';
+import { and, count, desc, eq, exists, isNull, notExists, sql } from 'drizzle-orm';
+import { SUBSCRIPTION_STATUS_ACTIVE, SYSTEM_ROLES } from '@portal/shared';
 import type { Db } from '../../db/client.js';
-import { notifications, roles, users } from '../../db/schema/index.js';
+import { notifications, organizations, roles, subscriptions, users } from '../../db/schema/index.js';
 
 export type NotificationKind = (typeof notifications.$inferInsert)['kind'];
 
@@ -65,4 +65,146 @@ async function insertNotifications(
       })),
     )
     .onConflictDoNothing();
+}
+
+// ---- Reading and marking one user's notifications ----
+
+export type NotificationRow = typeof notifications.$inferSelect;
+
+export async function listNotificationRows(
+  db: Db,
+  userId: string,
+  filter: { unreadOnly?: boolean | undefined; page: number; pageSize: number },
+): Promise<{ rows: NotificationRow[]; total: number; unreadCount: number }> {
+  const mine = eq(notifications.userId, userId);
+  const where = filter.unreadOnly ? and(mine, isNull(notifications.readAt)) : mine;
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select()
+      .from(notifications)
+      .where(where)
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(filter.pageSize)
+      .offset((filter.page - 1) * filter.pageSize),
+    db
+      .select({
+        total: filter.unreadOnly ? sql<number>`count(*) filter (where ${notifications.readAt} is null)` : count(),
+        unread: sql<number>`count(*) filter (where ${notifications.readAt} is null)`,
+      })
+      .from(notifications)
+      .where(mine),
+  ]);
+  return { rows, total: Number(totals?.total ?? 0), unreadCount: Number(totals?.unread ?? 0) };
+}
+
+export async function countUnread(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return row?.n ?? 0;
+}
+
+/** Marks one of the user's own notifications read (keeps the first read time); null if not theirs. */
+export async function markNotificationRead(db: Db, userId: string, id: string, now: Date): Promise<NotificationRow | null> {
+  const [row] = await db
+    .update(notifications)
+    .set({ readAt: sql`coalesce(${notifications.readAt}, ${now})` })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning();
+  return row ?? null;
+}
+
+export async function markAllNotificationsRead(db: Db, userId: string, now: Date): Promise<number> {
+  const rows = await db
+    .update(notifications)
+    .set({ readAt: now })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .returning({ id: notifications.id });
+  return rows.length;
+}
+
+// ---- Subscription notices ----
+
+export interface SubscriptionNoticeCandidate {
+  subscriptionId: string;
+  organizationId: string;
+  validUntil: Date;
+  kind: 'subscription_expiring' | 'subscription_expired';
+  dedupeKey: string;
+}
+
+export function subscriptionDedupeKey(kind: SubscriptionNoticeCandidate['kind'], subscriptionId: string): string {
+  return `${kind === 'subscription_expired' ? 'expired' : 'expiring'}:${subscriptionId}`;
+}
+
+/**
+ * Each tenant's latest subscription (by valid-until) that ends before `horizon`, when at least one
+ * active admin of that organization has not had the matching notice yet. Renewing adds a later
+ * subscription, which then becomes the latest, so a renewed organization gets no notice.
+ */
+export async function findSubscriptionNoticeCandidates(
+  db: Db,
+  now: Date,
+  horizon: Date,
+  organizationId?: string,
+): Promise<SubscriptionNoticeCandidate[]> {
+  const nowAt = sql`${now.toISOString()}::timestamptz`;
+  const latest = db
+    .selectDistinctOn([subscriptions.organizationId], {
+      id: subscriptions.id,
+      organizationId: subscriptions.organizationId,
+      validUntil: subscriptions.validUntil,
+    })
+    .from(subscriptions)
+    .innerJoin(
+      organizations,
+      and(eq(organizations.id, subscriptions.organizationId), eq(organizations.isPlatform, false)),
+    )
+    .where(
+      and(
+        eq(subscriptions.status, SUBSCRIPTION_STATUS_ACTIVE),
+        organizationId ? eq(subscriptions.organizationId, organizationId) : undefined,
+      ),
+    )
+    .orderBy(subscriptions.organizationId, desc(subscriptions.validUntil), desc(subscriptions.createdAt))
+    .as('latest');
+  const expired = sql<boolean>`${latest.validUntil} <= ${nowAt}`;
+  const dedupeKey = sql`(case when ${expired} then 'expired:' else 'expiring:' end) || ${latest.id}::text`;
+  const adminStillToNotify = db
+    .select({ one: sql`1` })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(
+      and(
+        eq(users.organizationId, latest.organizationId),
+        eq(users.isActive, true),
+        eq(roles.name, SYSTEM_ROLES.admin),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(notifications)
+            .where(and(eq(notifications.userId, users.id), sql`${notifications.dedupeKey} = ${dedupeKey}`)),
+        ),
+      ),
+    );
+  const rows = await db
+    .select({
+      subscriptionId: latest.id,
+      organizationId: latest.organizationId,
+      validUntil: latest.validUntil,
+      expired,
+    })
+    .from(latest)
+    .where(and(sql`${latest.validUntil} <= ${horizon.toISOString()}::timestamptz`, exists(adminStillToNotify)));
+  return rows.map((r) => {
+    const kind = r.expired ? 'subscription_expired' : 'subscription_expiring';
+    return {
+      subscriptionId: r.subscriptionId,
+      organizationId: r.organizationId,
+      validUntil: r.validUntil,
+      kind,
+      dedupeKey: subscriptionDedupeKey(kind, r.subscriptionId),
+    };
+  });
 }

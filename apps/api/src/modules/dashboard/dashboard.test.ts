@@ -1,0 +1,218 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DASHBOARD_MONTHS, messages, statLabels, type Dashboard } from '@portal/shared';
+import { users } from '../../db/schema/index.js';
+import {
+  createOrganizationDirect,
+  createTestApp,
+  createUserDirect,
+  roleIdByName,
+  signIn,
+  type Session,
+  type TestContext,
+} from '../../../test/harness.js';
+import { istMonthStart } from './dashboard.service.js';
+import {
+  addActivity,
+  addLedger,
+  addPayment,
+  addSubscription,
+  addTicket,
+  createRole,
+  createTenant,
+  type TestTenant,
+} from './test-fixtures.js';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+let ctx: TestContext;
+let root: Session;
+let t1: TestTenant;
+let t3: TestTenant;
+let empty: TestTenant;
+const now = new Date();
+const thisMonth = new Date(istMonthStart(now).getTime() + 60_000);
+const lastMonth = new Date(istMonthStart(now, -1).getTime() + DAY);
+const elevenAgo = new Date(istMonthStart(now, -11).getTime() + HOUR);
+const twelveAgo = new Date(istMonthStart(now, -12).getTime() + HOUR);
+
+function monthKey(d: Date): string {
+  const wall = new Date(d.getTime() + 330 * 60_000);
+  return `${wall.getUTCFullYear()}-${String(wall.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+function stats(d: Dashboard): Record<string, unknown> {
+  return Object.fromEntries(d.stats.map((s) => [s.key, s.value]));
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  root = await signIn(ctx.app);
+  const adminRole = await roleIdByName(ctx);
+
+  // Three tenants. T1: two active admins and a recruiter; T2: one inactive admin; T3: one admin.
+  t1 = await createTenant(ctx, 'Tenant One');
+  await createTenant(ctx, 'Tenant One B', { organizationId: t1.organizationId });
+  const recruiter = await createRole(ctx, t1.organizationId, 'Recruiter', { positions: ['READ'] });
+  await createTenant(ctx, 'Tenant One Rec', { organizationId: t1.organizationId, roleId: recruiter });
+  const t2 = await createOrganizationDirect(ctx, 'Tenant Two');
+  await createUserDirect(ctx, { email: 't2@example.com', roleId: adminRole, organizationId: t2, isActive: false });
+  t3 = await createTenant(ctx, 'Tenant Three');
+
+  // Subscriptions in force now: T1's current one and T3's current one (not T3's future one, not T2's lapsed one).
+  await addSubscription(ctx, t1.organizationId, { validUntil: new Date(now.getTime() + 20 * DAY) });
+  await addSubscription(ctx, t1.organizationId, {
+    validFrom: new Date(now.getTime() - 40 * DAY),
+    validUntil: new Date(now.getTime() - 10 * DAY),
+  });
+  await addSubscription(ctx, t1.organizationId, {
+    validUntil: new Date(now.getTime() + 100 * DAY),
+    status: 'CANCELLED',
+  });
+  await addSubscription(ctx, t2, {
+    validFrom: new Date(now.getTime() - 40 * DAY),
+    validUntil: new Date(now.getTime() - 5 * DAY),
+  });
+  await addSubscription(ctx, t3.organizationId, { validUntil: new Date(now.getTime() + 5 * DAY) });
+  await addSubscription(ctx, t3.organizationId, {
+    validFrom: new Date(now.getTime() + 5 * DAY),
+    validUntil: new Date(now.getTime() + 35 * DAY),
+  });
+
+  // Ledger: sold this month = 100 (T1 subscription) + 50 (T2 purchase) = 150.
+  await addLedger(ctx, t1.organizationId, 100, 'subscription', thisMonth);
+  await addLedger(ctx, t1.organizationId, 5, 'demo_trial', thisMonth);
+  await addLedger(ctx, t1.organizationId, -7, 'usage', thisMonth);
+  await addLedger(ctx, t1.organizationId, -4, 'usage', lastMonth);
+  await addLedger(ctx, t1.organizationId, -2, 'usage', twelveAgo);
+  await addLedger(ctx, t2, 50, 'purchase', thisMonth);
+  await addLedger(ctx, t2, 30, 'subscription', lastMonth);
+  await addLedger(ctx, t2, 3, 'adjustment', thisMonth);
+
+  // Payments: this month 118000 (manual, CREATED) + 59000 - 9000 refund (captured) = 168000.
+  await addPayment(ctx, t1.organizationId, { amountPaise: 118_000, status: 'CREATED', paymentDate: thisMonth });
+  await addPayment(ctx, t2, { amountPaise: 59_000, status: 'captured', paymentDate: thisMonth, refundPaise: 9_000 });
+  await addPayment(ctx, t2, { amountPaise: 100_000, status: 'FAILED', paymentDate: thisMonth });
+  await addPayment(ctx, t3.organizationId, { amountPaise: 20_000, paymentDate: lastMonth });
+  await addPayment(ctx, t3.organizationId, { amountPaise: 30_000, paymentDate: null, createdAt: elevenAgo });
+  await addPayment(ctx, t3.organizationId, { amountPaise: 99_999, paymentDate: twelveAgo });
+
+  // Open (Active) tickets: two in T1, one in T3; T2's is Inactive.
+  await addTicket(ctx, t1.organizationId, t1.userId);
+  await addTicket(ctx, t1.organizationId, t1.userId);
+  await addTicket(ctx, t2, t1.userId, 'Inactive');
+  await addTicket(ctx, t3.organizationId, t3.userId);
+
+  for (let i = 0; i < 12; i++) {
+    await addActivity(ctx, i % 2 === 0 ? t1.organizationId : t3.organizationId, {
+      action: 'updated',
+      message: `Event ${i}`,
+      createdAt: new Date(now.getTime() - (12 - i) * 60_000),
+    });
+  }
+  empty = await createTenant(ctx, 'Tenant Empty');
+});
+afterAll(() => ctx.close());
+
+describe('GET /api/auth/dashboard for super_admin', () => {
+  let data: Dashboard;
+  beforeAll(async () => {
+    const res = await root.get('/api/auth/dashboard');
+    expect(res.statusCode).toBe(200);
+    data = res.json().data;
+  });
+
+  it('welcomes the user by name', () => {
+    expect(data.welcomeMessage).toBe('Welcome back, Super Administrator');
+    expect(data.scope).toBe('platform');
+  });
+
+  it('counts from the real rows, leaving out the platform organization', () => {
+    // Four tenants: T1, T2, T3 and the empty one.
+    expect(stats(data)).toEqual({
+      organizations: 4,
+      activeAdmins: 4,
+      activeSubscriptions: 2,
+      creditsSoldThisMonth: 150,
+      revenueThisMonth: 168_000,
+      openTickets: 3,
+    });
+    expect(data.stats.map((s) => s.label)).toEqual([
+      statLabels.organizations,
+      statLabels.activeAdmins,
+      statLabels.activeSubscriptions,
+      statLabels.creditsSoldThisMonth,
+      statLabels.revenueThisMonth,
+      statLabels.openTickets,
+    ]);
+    expect(data.stats.find((s) => s.key === 'revenueThisMonth')!.format).toBe('paise');
+  });
+
+  it('charts revenue for the last 12 months, oldest first', () => {
+    expect(data.series).toMatchObject({ kind: 'revenue', title: messages.dashboard.revenueByMonth, format: 'paise' });
+    const points = data.series.points;
+    expect(points).toHaveLength(DASHBOARD_MONTHS);
+    expect(points[11]).toEqual({ month: monthKey(now), value: 168_000 });
+    expect(points[10]).toEqual({ month: monthKey(lastMonth), value: 20_000 });
+    expect(points[0]).toEqual({ month: monthKey(elevenAgo), value: 30_000 });
+    expect(points.reduce((sum, p) => sum + p.value, 0)).toBe(218_000);
+  });
+
+  it('lists the latest activity of every organization, newest first', () => {
+    expect(data.recentActivity.map((a) => a.message)).toEqual(
+      ['Event 11', 'Event 10', 'Event 9', 'Event 8', 'Event 7', 'Event 6', 'Event 5', 'Event 4'],
+    );
+  });
+});
+
+describe('GET /api/auth/dashboard for a tenant', () => {
+  it("shows the organization's own credits, validity, tickets, credit use and activity", async () => {
+    await ctx.database.db.update(users).set({ fullName: 'Tara Iyer' }).where(eq(users.id, t1.userId));
+    const res = await t1.session.get('/api/auth/dashboard');
+    expect(res.statusCode).toBe(200);
+    const data: Dashboard = res.json().data;
+    expect(data.welcomeMessage).toBe('Welcome back, Tara Iyer');
+    expect(data.scope).toBe('organization');
+    const s = stats(data);
+    expect(s.creditsLeft).toBe(100 + 5 - 7 - 4 - 2);
+    expect(s.openTickets).toBe(2);
+    expect(new Date(s.validUntil as string).getTime()).toBeGreaterThan(now.getTime() + 19 * DAY);
+    expect(new Date(s.validUntil as string).getTime()).toBeLessThan(now.getTime() + 21 * DAY);
+    expect(data.series).toMatchObject({ kind: 'creditUsage', format: 'count' });
+    expect(data.series.points[11]).toEqual({ month: monthKey(now), value: 7 });
+    expect(data.series.points[10]).toEqual({ month: monthKey(lastMonth), value: 4 });
+    expect(data.series.points.reduce((sum, p) => sum + p.value, 0)).toBe(11);
+    expect(data.recentActivity.map((a) => a.message)).toEqual([
+      'Event 10',
+      'Event 8',
+      'Event 6',
+      'Event 4',
+      'Event 2',
+      'Event 0',
+    ]);
+    expect(data.recentActivity.every((a) => a.organizationId === t1.organizationId)).toBe(true);
+  });
+
+  it('answers zeros and no date for an organization with nothing yet', async () => {
+    const data: Dashboard = (await empty.session.get('/api/auth/dashboard')).json().data;
+    expect(stats(data)).toEqual({ creditsLeft: 0, validUntil: null, openTickets: 0 });
+    expect(data.series.points.every((p) => p.value === 0)).toBe(true);
+    expect(data.recentActivity).toEqual([]);
+    expect(data.welcomeMessage).toMatch(/^Welcome back, tenant-empty-/);
+  });
+
+  it('needs Dashboard READ', async () => {
+    const role = await createRole(ctx, t3.organizationId, 'No Home', { positions: ['READ'] });
+    const user = await createTenant(ctx, 'Tenant Three Nohome', { organizationId: t3.organizationId, roleId: role });
+    expect((await user.session.get('/api/auth/dashboard')).statusCode).toBe(403);
+  });
+});
+
+describe('istMonthStart', () => {
+  it('starts months at midnight India time', () => {
+    const at = new Date('2025-01-31T20:00:00Z'); // 1 Feb 01:30 IST
+    expect(istMonthStart(at).toISOString()).toBe('2025-01-31T18:30:00.000Z');
+    expect(istMonthStart(at, -1).toISOString()).toBe('2024-12-31T18:30:00.000Z');
+    expect(istMonthStart(at, 1).toISOString()).toBe('2025-02-28T18:30:00.000Z');
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Scenario builders for the workspace suites (activity, notifications, dashboard, positions):
+ * rows written straight to the database so each test states exactly what it expects to read back.
+ */
+import { FEATURES, SYSTEM_ROLES, type FeatureKey, type Scope } from '@portal/shared';
+import {
+  activityEntries,
+  creditLedger,
+  payments,
+  rolePermissions,
+  roles,
+  subscriptions,
+  supportTickets,
+} from '../../db/schema/index.js';
+import {
+  createOrganizationDirect,
+  createUserDirect,
+  roleIdByName,
+  signIn,
+  STRONG_PASSWORD,
+  type Session,
+  type TestContext,
+} from '../../../test/harness.js';
+
+const DAY_MS = 86_400_000;
+
+export async function createRole(
+  ctx: TestContext,
+  organizationId: string,
+  name: string,
+  grants: Partial<Record<FeatureKey, Scope[]>>,
+): Promise<string> {
+  const [role] = await ctx.database.db
+    .insert(roles)
+    .values({ organizationId, name, isSystem: false })
+    .returning({ id: roles.id });
+  const rows = Object.entries(grants).map(([key, scopes]) => ({
+    roleId: role!.id,
+    featureId: FEATURES[key as FeatureKey].id,
+    scopes: scopes!,
+  }));
+  if (rows.length > 0) await ctx.database.db.insert(rolePermissions).values(rows);
+  return role!.id;
+}
+
+export interface TestTenant {
+  organizationId: string;
+  userId: string;
+  session: Session;
+}
+
+let counter = 0;
+
+/** An organization (new unless given) with one signed-in user of the admin role (or `roleId`). */
+export async function createTenant(
+  ctx: TestContext,
+  name: string,
+  options: { organizationId?: string; roleId?: string; isActive?: boolean } = {},
+): Promise<TestTenant> {
+  const organizationId = options.organizationId ?? (await createOrganizationDirect(ctx, name));
+  counter += 1;
+  const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${counter}`;
+  const email = `${slug}@example.com`;
+  const userId = await createUserDirect(ctx, {
+    email,
+    username: slug,
+    roleId: options.roleId ?? (await roleIdByName(ctx, SYSTEM_ROLES.admin)),
+    organizationId,
+  });
+  const session = await signIn(ctx.app, email, STRONG_PASSWORD);
+  return { organizationId, userId, session };
+}
+
+export async function addSubscription(
+  ctx: TestContext,
+  organizationId: string,
+  options: { validFrom?: Date; validUntil?: Date; status?: string; credits?: number; createdAt?: Date } = {},
+): Promise<string> {
+  const [row] = await ctx.database.db
+    .insert(subscriptions)
+    .values({
+      organizationId,
+      subscribedProducts: ['AI_INTERVIEW_BOT'],
+      totalInterviewCredits: options.credits ?? 10,
+      interviewCreditsPricePaise: 10_000,
+      taxRateBp: 1800,
+      subTotalPaise: 100_000,
+      totalAmountPaise: 100_000,
+      taxAmountPaise: 18_000,
+      grandTotalAmountPaise: 118_000,
+      validFrom: options.validFrom ?? new Date(Date.now() - DAY_MS),
+      validUntil: options.validUntil ?? new Date(Date.now() + 30 * DAY_MS),
+      status: options.status ?? 'ACTIVE',
+      ...(options.createdAt ? { createdAt: options.createdAt } : {}),
+    })
+    .returning({ id: subscriptions.id });
+  return row!.id;
+}
+
+export async function addPayment(
+  ctx: TestContext,
+  organizationId: string,
+  options: { amountPaise: number; status?: string; paymentDate?: Date | null; createdAt?: Date; refundPaise?: number },
+): Promise<string> {
+  const [row] = await ctx.database.db
+    .insert(payments)
+    .values({
+      organizationId,
+      amountPaise: options.amountPaise,
+      paymentStatus: options.status ?? 'CREATED',
+      paymentDate: options.paymentDate === undefined ? new Date() : options.paymentDate,
+      refundAmountPaise: options.refundPaise ?? 0,
+      ...(options.createdAt ? { createdAt: options.createdAt } : {}),
+    })
+    .returning({ id: payments.id });
+  return row!.id;
+}
+
+export async function addLedger(
+  ctx: TestContext,
+  organizationId: string,
+  delta: number,
+  reason: (typeof creditLedger.$inferInsert)['reason'],
+  createdAt: Date = new Date(),
+): Promise<void> {
+  await ctx.database.db.insert(creditLedger).values({ organizationId, delta, reason, createdAt });
+}
+
+export async function addTicket(
+  ctx: TestContext,
+  organizationId: string,
+  createdBy: string,
+  status: 'Active' | 'Inactive' = 'Active',
+): Promise<void> {
+  counter += 1;
+  await ctx.database.db.insert(supportTickets).values({
+    displayId: `TICKET-${Date.now()}${counter}`,
+    organizationId,
+    createdBy,
+    type: 'feedback',
+    message: 'Help',
+    status,
+  });
+}
+
+export async function addActivity(
+  ctx: TestContext,
+  organizationId: string,
+  entry: Partial<typeof activityEntries.$inferInsert> = {},
+): Promise<void> {
+  await ctx.database.db.insert(activityEntries).values({
+    organizationId,
+    action: 'other',
+    entityType: 'test',
+    message: 'Something happened',
+    ...entry,
+  });
+}

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  createPositionBodySchema,
+  idParamsSchema,
+  pageSchema,
+  positionListQuerySchema,
+  positionSchema,
+  successSchema,
+  updatePositionBodySchema,
+} from '@portal/shared';
+import { access, requireAuth } from '../../plugins/access.js';
+import * as service from './positions.service.js';
+
+const tags = ['positions'];
+const one = { 200: successSchema(positionSchema) };
+
+export async function positionsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/auth/positions',
+    {
+      config: { access: access.can('positions', 'READ') },
+      schema: {
+        tags,
+        summary: "The organization's positions (every organization's for super_admin)",
+        querystring: positionListQuerySchema,
+        response: { 200: pageSchema(positionSchema) },
+      },
+    },
+    async (request) => {
+      const { page, pageSize } = request.query;
+      const { items, total } = await service.listPositions(app.db, requireAuth(request), request.query);
+      return { success: true as const, data: items, meta: { page, pageSize, total } };
+    },
+  );
+
+  app.get(
+    '/api/auth/positions/:id',
+    {
+      config: { access: access.can('positions', 'READ') },
+      schema: { tags, summary: 'A position by id', params: idParamsSchema, response: one },
+    },
+    async (request) => {
+      const data = await service.getPosition(app.db, requireAuth(request), request.params.id);
+      return { success: true as const, data };
+    },
+  );
+
+  app.post(
+    '/api/auth/positions',
+    {
+      config: { access: access.can('positions', 'CREATE') },
+      schema: {
+        tags,
+        summary: 'Create a position (own organization; super_admin may pass organizationId)',
+        body: createPositionBodySchema,
+        response: { 201: successSchema(positionSchema) },
+      },
+    },
+    async (request, reply) => {
+      const data = await service.createPosition(app.db, requireAuth(request), request.body);
+      return reply.status(201).send({ success: true as const, data });
+    },
+  );
+
+  app.put(
+    '/api/auth/positions/:id',
+    {
+      config: { access: access.can('positions', 'UPDATE') },
+      schema: {
+        tags,
+        summary: "Edit a position's title, department, location and openings",
+        params: idParamsSchema,
+        body: updatePositionBodySchema,
+        response: one,
+      },
+    },
+    async (request) => {
+      const data = await service.updatePosition(app.db, requireAuth(request), request.params.id, request.body);
+      return { success: true as const, data };
+    },
+  );
+
+  app.put(
+    '/api/auth/positions/:id/close',
+    {
+      config: { access: access.can('positions', 'UPDATE') },
+      schema: { tags, summary: 'Close a position', params: idParamsSchema, response: one },
+    },
+    async (request) => {
+      const data = await service.setPositionStatus(app.db, requireAuth(request), request.params.id, 'Closed');
+      return { success: true as const, data };
+    },
+  );
+
+  app.put(
+    '/api/auth/positions/:id/reopen',
+    {
+      config: { access: access.can('positions', 'UPDATE') },
+      schema: { tags, summary: 'Reopen a closed position', params: idParamsSchema, response: one },
+    },
+    async (request) => {
+      const data = await service.setPositionStatus(app.db, requireAuth(request), request.params.id, 'Open');
+      return { success: true as const, data };
+    },
+  );
+}
