@@ -1,7 +1,12 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../features/auth/auth-context';
 import { FullScreenLoading } from './loading-layer';
-import { DashboardLayout } from './shell/dashboard-layout';
+
+// The shell is loaded with the first protected page, not with the sign-in screen.
+const DashboardLayout = lazy(() =>
+  import('./shell/dashboard-layout').then((m) => ({ default: m.DashboardLayout })),
+);
 
 /** SPEC.md §2: signed-out users go to /auth/login; a loading screen while auth loads or refreshes. */
 export function ProtectedLayout() {
@@ -10,7 +15,11 @@ export function ProtectedLayout() {
   if (loading || (refreshing && !isAuthenticated)) return <FullScreenLoading />;
   if (!isAuthenticated)
     return <Navigate to="/auth/login" replace state={{ from: location.pathname + location.search }} />;
-  return <DashboardLayout />;
+  return (
+    <Suspense fallback={<FullScreenLoading />}>
+      <DashboardLayout />
+    </Suspense>
+  );
 }
 
 /** /auth/* is shown only when signed out; otherwise it redirects to /dashboard. */

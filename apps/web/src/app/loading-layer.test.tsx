@@ -32,14 +32,17 @@ function renderWithLayer() {
 describe('loader timeout', () => {
   afterEach(() => vi.useRealTimers());
 
-  it('shows the loading view, then the not-found message after 30 s', () => {
+  it('shows the loading view, then the not-found message after 30 s', async () => {
     vi.useFakeTimers();
     renderWithLayer();
     expect(screen.getByText('Loading...')).toBeTruthy();
     act(() => vi.advanceTimersByTime(29_000));
     expect(screen.queryByText("Oopss!! Sorry, we couldn't find the page you're looking for.")).toBeNull();
     act(() => vi.advanceTimersByTime(1_500));
-    expect(screen.getByText("Oopss!! Sorry, we couldn't find the page you're looking for.")).toBeTruthy();
+    vi.useRealTimers();
+    expect(
+      await screen.findByText("Oopss!! Sorry, we couldn't find the page you're looking for."),
+    ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
     expect(screen.getByRole('link', { name: 'Contact support' }).getAttribute('href')).toBe(
       '/dashboard/support',

@@ -1,8 +1,18 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Box, Button, CircularProgress, LinearProgress, Stack, Typography } from '@mui/material';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+import { Box, CircularProgress, LinearProgress, Stack, Typography } from '@mui/material';
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
-import { Link as RouterLink } from 'react-router';
 import { LOADER_NOT_FOUND_MS, messages, PROGRESS_BAR_HEIGHT_PX, PROGRESS_BAR_OPACITY } from '@portal/shared';
+
+const NotFoundView = lazy(() => import('./not-found-view').then((m) => ({ default: m.NotFoundView })));
 
 interface LoadingLayer {
   contentLoading: boolean;
@@ -91,28 +101,13 @@ function LoaderTimeoutView() {
     <Box
       sx={{ position: 'fixed', inset: 0, bgcolor: 'background.default', zIndex: (t) => t.zIndex.modal + 1 }}
     >
-      {expired ? <NotFoundView /> : <FullScreenLoading />}
+      {expired ? (
+        <Suspense fallback={<FullScreenLoading />}>
+          <NotFoundView />
+        </Suspense>
+      ) : (
+        <FullScreenLoading />
+      )}
     </Box>
-  );
-}
-
-export function NotFoundView() {
-  return (
-    <Stack
-      spacing={3}
-      sx={{ minHeight: '100vh', p: 3, textAlign: 'center', alignItems: 'center', justifyContent: 'center' }}
-    >
-      <Typography variant="h5" component="h1">
-        {messages.common.notFound}
-      </Typography>
-      <Stack direction="row" spacing={2}>
-        <Button variant="contained" component={RouterLink} to="/dashboard">
-          {messages.common.backToDashboard}
-        </Button>
-        <Button variant="outlined" component={RouterLink} to="/dashboard/support">
-          {messages.common.contactSupport}
-        </Button>
-      </Stack>
-    </Stack>
   );
 }

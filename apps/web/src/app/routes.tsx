@@ -6,7 +6,45 @@ import { ProtectedLayout, PublicOnlyLayout } from './guard';
  * The child pages of /dashboard and of /logindashboard (SPEC.md §2). Each feature adds its own
  * lines; route code is loaded lazily.
  */
-export const dashboardChildren: RouteObject[] = [];
+export const dashboardChildren: RouteObject[] = [
+  {
+    path: 'userroles',
+    lazy: () =>
+      import('../features/roles/routes/roles-list-page').then((m) => ({ Component: m.RolesListPage })),
+  },
+  {
+    path: 'addrole',
+    lazy: () =>
+      import('../features/roles/routes/role-editor-page').then((m) => ({ Component: m.RoleEditorPage })),
+  },
+  {
+    path: 'userpermissions',
+    lazy: () =>
+      import('../features/roles/routes/role-permissions-page').then((m) => ({
+        Component: m.RolePermissionsPage,
+      })),
+  },
+  {
+    path: 'userpermissions/:roleId',
+    lazy: () =>
+      import('../features/roles/routes/role-permissions-page').then((m) => ({
+        Component: m.RolePermissionsPage,
+      })),
+  },
+  {
+    path: 'profile',
+    lazy: () => import('../features/profile/routes/profile-page').then((m) => ({ Component: m.ProfilePage })),
+  },
+  {
+    path: 'settings',
+    lazy: () =>
+      import('../features/settings/routes/settings-page').then((m) => ({ Component: m.SettingsPage })),
+  },
+  {
+    path: 'support',
+    lazy: () => import('../features/support/routes/support-page').then((m) => ({ Component: m.SupportPage })),
+  },
+];
 
 const authChildren: RouteObject[] = [
   { index: true, element: <Navigate to="/auth/login" replace /> },

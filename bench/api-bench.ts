@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import argon2 from 'argon2';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp, defaultConfig } from '../apps/api/src/app.js';
+import { openDatabase, type Database } from '../apps/api/src/db/client.js';
+import { roles, sessions, users } from '../apps/api/src/db/schema/index.js';
+import { seed } from '../apps/api/src/db/seed.js';
+import { loadEnv } from '../apps/api/src/env.js';
+import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
+import { sha256Hex } from '../apps/api/src/lib/tokens.js';
+import { createOrganizations, growActivity, growUsers } from './dataset.js';
+import { compare, load, median, type Target } from './load.js';
+
+const ADMIN = { email: 'bench-root@portal.test', password: 'Bench-Passw0rd!' };
+const BENCH_USER_PASSWORD = 'Bench-User-Passw0rd!';
+
+export interface Figure {
+  name: string;
+  value: number;
+  goal: string;
+  pass: boolean;
+  detail: string;
+}
+
+async function openBenchDatabase(kind: 'pglite' | 'postgres', postgresUrl: string) {
+  if (kind === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-bench-'));
+    const database = await openDatabase({ dataDir: dir });
+    return { database, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `portal_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: postgresUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** The comparison baseline: one session lookup and one tenant-filtered query, nothing else. */
+function addNaiveEndpoint(app: FastifyInstance, database: Database, adminRoleId: string) {
+  app.get('/bench/naive', async (request, reply) => {
+    const token = request.cookies.access_token ?? '';
+    const [session] = await database.db
+      .select({ userId: sessions.userId })
+      .from(sessions)
+      .where(and(eq(sessions.accessTokenHash, sha256Hex(token)), isNull(sessions.revokedAt)))
+      .limit(1);
+    if (!session) return reply.status(401).send({ success: false });
+    const rows = await database.db
+      .select({
+        id: users.id,
+        username: users.username,
+        email: users.email,
+        client: users.client,
+        isActive: users.isActive,
+        createdAt: users.createdAt,
+      })
+      .from(users)
+      .where(eq(users.roleId, adminRoleId))
+      .orderBy(desc(users.createdAt))
+      .limit(10);
+    return { success: true, data: rows };
+  });
+}
+
+async function signInCookie(base: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/auth-session/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: email, password }),
+  });
+  if (!res.ok) throw new Error(`bench sign-in failed: ${res.status}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+async function argon2VerifiesPerSecond(hash: string, password: string, seconds: number, concurrency: number) {
+  let count = 0;
+  const deadline = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < deadline) {
+        await argon2.verify(hash, password);
+        count++;
+      }
+    }),
+  );
+  return count / seconds;
+}
+
+export async function benchApi(
+  kind: 'pglite' | 'postgres',
+  postgresUrl: string,
+  log: (line: string) => void,
+): Promise<Figure[]> {
+  const { database, drop } = await openBenchDatabase(kind, postgresUrl);
+  const figures: Figure[] = [];
+  const servers: FastifyInstance[] = [];
+  try {
+    await database.migrate();
+    const hasher = createPasswordHasher();
+    await seed(database.db, hasher, ADMIN);
+    const [adminRole] = await database.db.select().from(roles).where(eq(roles.name, 'admin'));
+    const userHash = await hasher.hash(BENCH_USER_PASSWORD);
+    await createOrganizations(database.db, 1_000);
+    await growUsers(database.db, { from: 1, to: 1_000, roleId: adminRole!.id, passwordHash: userHash });
+
+    const env = loadEnv({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+    });
+    const app = await buildApp({
+      env,
+      database,
+      logger: false,
+      config: { limits: { ...defaultConfig.limits, loginPerAddress: 10_000_000 } },
+    });
+    addNaiveEndpoint(app, database, adminRole!.id);
+    servers.push(app);
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const cookie = await signInCookie(base, ADMIN.email, ADMIN.password);
+    const headers = { cookie };
+    const list: Target = { url: `${base}/api/auth/users?role=admin&page=1&pageSize=10`, headers };
+    const search: Target = {
+      url: `${base}/api/auth/users?role=admin&page=1&pageSize=10&search=bench7`,
+      headers,
+    };
+    const naive: Target = { url: `${base}/bench/naive`, headers };
+    const quick = { seconds: 3, rounds: 3, warmup: 2 };
+
+    log(`[${kind}] list at 1,000 users`);
+    const at1k = await compare({ list, search }, quick);
+
+    log(`[${kind}] growing to 10,000 users and 100,000 activity entries`);
+    await growUsers(database.db, { from: 1_001, to: 10_000, roleId: adminRole!.id, passwordHash: userHash });
+    await growActivity(database.db, 100_000);
+
+    log(`[${kind}] list and search against the naive endpoint`);
+    const at10k = await compare({ list, search, naive }, { seconds: 5, rounds: 3, warmup: 3 });
+    for (const name of ['list', 'search'] as const) {
+      const ratio = at10k[name]!.rps / at10k.naive!.rps;
+      figures.push({
+        name: `${kind}: ${name === 'list' ? 'Admin Users list' : 'Admin Users search'} throughput ÷ naive`,
+        value: ratio,
+        goal: '≥ 0.9',
+        pass: ratio >= 0.9,
+        detail: `${at10k[name]!.rps.toFixed(0)} vs ${at10k.naive!.rps.toFixed(0)} req/s`,
+      });
+      const p99 = at10k[name]!.p99 / Math.max(at10k.naive!.p99, 1);
+      figures.push({
+        name: `${kind}: ${name === 'list' ? 'Admin Users list' : 'Admin Users search'} p99 ÷ naive p99`,
+        value: p99,
+        goal: '≤ 1.5',
+        pass: p99 <= 1.5,
+        detail: `${at10k[name]!.p99} vs ${at10k.naive!.p99} ms`,
+      });
+    }
+
+    log(`[${kind}] sign-in throughput against in-process Argon2id`);
+    const [anyUser] = await database.db
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.username, 'bench42'));
+    const login: Target = {
+      url: `${base}/api/auth/auth-session/login`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: anyUser!.email, password: BENCH_USER_PASSWORD }),
+    };
+    const verifies = median([
+      await argon2VerifiesPerSecond(userHash, BENCH_USER_PASSWORD, 3, 4),
+      await argon2VerifiesPerSecond(userHash, BENCH_USER_PASSWORD, 3, 4),
+      await argon2VerifiesPerSecond(userHash, BENCH_USER_PASSWORD, 3, 4),
+    ]);
+    const logins = await compare({ login }, { seconds: 5, rounds: 3, warmup: 2 });
+    const loginRatio = logins.login!.rps / verifies;
+    figures.push({
+      name: `${kind}: sign-ins/s ÷ Argon2id verifies/s`,
+      value: loginRatio,
+      goal: '≥ 0.8',
+      pass: loginRatio >= 0.8,
+      detail: `${logins.login!.rps.toFixed(1)} vs ${verifies.toFixed(1)} /s`,
+    });
+
+    log(`[${kind}] list p99 while sign-ins flood`);
+    const quiet = await compare({ list }, { seconds: 5, rounds: 3, warmup: 1 });
+    const flooded: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const [listUnderLoad] = await Promise.all([load(list, 5, 5), load(login, 5, 10)]);
+      flooded.push(listUnderLoad.p99);
+    }
+    const floodRatio = median(flooded) / Math.max(quiet.list!.p99, 1);
+    figures.push({
+      name: `${kind}: list p99 during a sign-in flood ÷ quiet p99`,
+      value: floodRatio,
+      goal: '≤ 3',
+      pass: floodRatio <= 3,
+      detail: `${median(flooded)} vs ${quiet.list!.p99} ms`,
+    });
+
+    log(`[${kind}] a route through every global hook against a bare Fastify hello`);
+    const bare = Fastify({ logger: false });
+    bare.get('/hello', async () => ({ hello: 'world' }));
+    servers.push(bare);
+    const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
+    const hooks = await compare(
+      { hooked: { url: `${base}/api/config` }, bare: { url: `${bareBase}/hello` } },
+      { seconds: 5, rounds: 3, warmup: 2 },
+    );
+    const hookRatio = hooks.hooked!.rps / hooks.bare!.rps;
+    figures.push({
+      name: `${kind}: route through every global hook ÷ bare Fastify hello`,
+      value: hookRatio,
+      goal: '≥ 0.7',
+      pass: hookRatio >= 0.7,
+      detail: `${hooks.hooked!.rps.toFixed(0)} vs ${hooks.bare!.rps.toFixed(0)} req/s`,
+    });
+
+    log(`[${kind}] growing to 100,000 users`);
+    await growUsers(database.db, {
+      from: 10_001,
+      to: 100_000,
+      roleId: adminRole!.id,
+      passwordHash: userHash,
+    });
+    const at100k = await compare({ list, search }, quick);
+    for (const name of ['list', 'search'] as const) {
+      const ratio = at100k[name]!.p50 / Math.max(at1k[name]!.p50, 1);
+      figures.push({
+        name: `${kind}: ${name === 'list' ? 'list' : 'search'} p50 at 100,000 users ÷ at 1,000`,
+        value: ratio,
+        goal: '≤ 1.5',
+        pass: ratio <= 1.5,
+        detail: `${at100k[name]!.p50} vs ${at1k[name]!.p50} ms`,
+      });
+    }
+    const errors = [at1k, at10k, logins, quiet, hooks, at100k]
+      .flatMap((r) => Object.values(r))
+      .reduce((s, r) => s + r.errors, 0);
+    if (errors > 0) log(`[${kind}] WARNING: ${errors} failed requests during the runs`);
+    return figures;
+  } finally {
+    for (const server of servers) await server.close();
+    await database.close();
+    await drop();
+  }
+}

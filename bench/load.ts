@@ -1,0 +1,61 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export interface Target {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export async function load(target: Target, seconds: number, connections = 10): Promise<LoadResult> {
+  const result = await autocannon({
+    url: target.url,
+    method: target.method ?? 'GET',
+    headers: target.headers,
+    body: target.body,
+    connections,
+    duration: seconds,
+  });
+  const errors = result.errors + result.non2xx + result.timeouts;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Runs the targets in turn, `rounds` times (interleaved so drift in the machine's load hits each
+ * alike), after a warm-up; returns the median of each figure per target.
+ */
+export async function compare(
+  targets: Record<string, Target>,
+  options: { seconds: number; rounds: number; warmup: number },
+) {
+  for (const target of Object.values(targets)) await load(target, options.warmup);
+  const runs: Record<string, LoadResult[]> = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    for (const [name, target] of Object.entries(targets))
+      runs[name]!.push(await load(target, options.seconds));
+  }
+  return Object.fromEntries(
+    Object.entries(runs).map(([name, results]) => [
+      name,
+      {
+        rps: median(results.map((r) => r.rps)),
+        p50: median(results.map((r) => r.p50)),
+        p99: median(results.map((r) => r.p99)),
+        errors: results.reduce((sum, r) => sum + r.errors, 0),
+      } satisfies LoadResult,
+    ]),
+  ) as Record<string, LoadResult>;
+}

@@ -1,0 +1,81 @@
+// `npm run bench`: every performance figure of the project, each a ratio taken in one run.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { buildApp } from '../apps/api/src/app.js';
+import { openDatabase } from '../apps/api/src/db/client.js';
+import { seed } from '../apps/api/src/db/seed.js';
+import { loadEnv } from '../apps/api/src/env.js';
+import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
+import { benchApi, type Figure } from './api-bench.js';
+import { benchLighthouse } from './lighthouse-bench.js';
+import { benchWebSize } from './web-bench.js';
+
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const only = new Set((process.env.BENCH_ONLY ?? 'api,web,lighthouse').split(','));
+const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+
+async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A portal serving the freshly built web app, for Lighthouse. */
+async function lighthouseFigures(): Promise<Figure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'portal-lh-data-'));
+  const database = await openDatabase({ dataDir: dir });
+  const admin = { email: 'lh@portal.test', password: 'Lighthouse-Passw0rd!' };
+  try {
+    await database.migrate();
+    await seed(database.db, createPasswordHasher(), admin);
+    const env = loadEnv({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      WEB_DIST_DIR: fileURLToPath(new URL('./.tmp/web-dist', import.meta.url)),
+    });
+    const app = await buildApp({ env, database, logger: false, serveWeb: true });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      return await benchLighthouse(base, admin, log);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const figures: Figure[] = [];
+if (only.has('api')) {
+  figures.push(...(await benchApi('pglite', postgresUrl, log)));
+  if (await postgresAvailable()) figures.push(...(await benchApi('postgres', postgresUrl, log)));
+  else log('PostgreSQL not reachable: API figures on PGlite only');
+}
+if (only.has('web') || only.has('lighthouse')) figures.push(...(await benchWebSize(log)));
+if (only.has('lighthouse')) figures.push(...(await lighthouseFigures()));
+
+const width = Math.max(...figures.map((f) => f.name.length));
+process.stdout.write('\n');
+for (const f of figures) {
+  process.stdout.write(
+    `${f.pass ? 'PASS' : 'MISS'}  ${f.name.padEnd(width)}  ${f.value.toFixed(2).padStart(8)}  goal ${f.goal.padEnd(6)}  ${f.detail}\n`,
+  );
+}
+process.stdout.write(
+  `\n${figures.filter((f) => f.pass).length} of ${figures.length} figures meet their goal\n`,
+);
+mkdirSync(new URL('./results', import.meta.url), { recursive: true });
+writeFileSync(
+  new URL('./results/latest.json', import.meta.url),
+  JSON.stringify({ at: new Date().toISOString(), figures }, null, 2),
+);
+process.exit(0);
