@@ -1,5 +1,10 @@
 import { and, count, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { BUSINESS_TIME_ZONE, SUBSCRIPTION_STATUS_ACTIVE, SYSTEM_ROLES } from '@portal/shared';
+import {
+  BUSINESS_TIME_ZONE,
+  SUBSCRIPTION_STATUS_ACTIVE,
+  SYSTEM_ROLES,
+  type PaymentRecordStatus,
+} from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import {
   creditLedger,
@@ -12,12 +17,12 @@ import {
 } from '../../db/schema/index.js';
 
 /**
- * Payments that count as money received (docs/decisions/010-dashboard-figures.md): a manual payment
- * is recorded as CREATED once the administrator has the money (SPEC.md §4); an online payment is
- * recorded at verification (captured / verified). Failed and refunded rows do not count, and a
- * partial refund is subtracted.
+ * Payments that count as money received (docs/decisions/ "dashboard figures"): a manual payment is
+ * recorded CREATED once an administrator has the money (SPEC.md §4); an online payment is recorded
+ * CAPTURED when its signature is verified. FAILED and REFUNDED rows do not count, and a partial
+ * refund is subtracted. Dated by payment date, else the row's creation.
  */
-export const RECEIVED_PAYMENT_STATUSES = ['CREATED', 'CAPTURED', 'VERIFIED', 'PAYMENT_VERIFIED', 'PAID'] as const;
+export const RECEIVED_PAYMENT_STATUSES = ['CREATED', 'CAPTURED'] as const satisfies readonly PaymentRecordStatus[];
 /** Credits sold: ledger grants from paid subscriptions and purchases (demo trials are free). */
 export const SOLD_CREDIT_REASONS = ['subscription', 'purchase'] as const;
 

@@ -89,10 +89,11 @@ beforeAll(async () => {
   await addLedger(ctx, t2, 30, 'subscription', lastMonth);
   await addLedger(ctx, t2, 3, 'adjustment', thisMonth);
 
-  // Payments: this month 118000 (manual, CREATED) + 59000 - 9000 refund (captured) = 168000.
+  // Payments: this month 118000 (manual, CREATED) + 59000 - 9000 refund (CAPTURED) = 168000; FAILED and REFUNDED do not count.
   await addPayment(ctx, t1.organizationId, { amountPaise: 118_000, status: 'CREATED', paymentDate: thisMonth });
-  await addPayment(ctx, t2, { amountPaise: 59_000, status: 'captured', paymentDate: thisMonth, refundPaise: 9_000 });
+  await addPayment(ctx, t2, { amountPaise: 59_000, status: 'CAPTURED', paymentDate: thisMonth, refundPaise: 9_000 });
   await addPayment(ctx, t2, { amountPaise: 100_000, status: 'FAILED', paymentDate: thisMonth });
+  await addPayment(ctx, t2, { amountPaise: 70_000, status: 'REFUNDED', paymentDate: thisMonth, refundPaise: 70_000 });
   await addPayment(ctx, t3.organizationId, { amountPaise: 20_000, paymentDate: lastMonth });
   await addPayment(ctx, t3.organizationId, { amountPaise: 30_000, paymentDate: null, createdAt: elevenAgo });
   await addPayment(ctx, t3.organizationId, { amountPaise: 99_999, paymentDate: twelveAgo });

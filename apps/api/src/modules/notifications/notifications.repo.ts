@@ -1,5 +1,5 @@
-import { and, count, desc, eq, exists, isNull, notExists, sql } from 'drizzle-orm';
-import { SUBSCRIPTION_STATUS_ACTIVE, SYSTEM_ROLES } from '@portal/shared';
+import { and, count, desc, eq, exists, inArray, isNull, notExists, or, sql } from 'drizzle-orm';
+import { SUBSCRIPTION_STATUS_ACTIVE, SYSTEM_ROLES, type SubscriptionStatus } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { notifications, organizations, roles, subscriptions, users } from '../../db/schema/index.js';
 
@@ -138,8 +138,10 @@ export function subscriptionDedupeKey(kind: SubscriptionNoticeCandidate['kind'],
   return `${kind === 'subscription_expired' ? 'expired' : 'expiring'}:${subscriptionId}`;
 }
 
+const SUBSCRIPTION_STATUS_EXPIRED = 'EXPIRED' satisfies SubscriptionStatus;
+
 /**
- * Each tenant's latest subscription (by valid-until) that ends before `horizon`, when at least one
+ * Each tenant's latest subscription (by valid-until) that ends before `horizon` (or was set EXPIRED), when at least one
  * active admin of that organization has not had the matching notice yet. Renewing adds a later
  * subscription, which then becomes the latest, so a renewed organization gets no notice.
  */
@@ -155,6 +157,7 @@ export async function findSubscriptionNoticeCandidates(
       id: subscriptions.id,
       organizationId: subscriptions.organizationId,
       validUntil: subscriptions.validUntil,
+      status: subscriptions.status,
     })
     .from(subscriptions)
     .innerJoin(
@@ -163,13 +166,14 @@ export async function findSubscriptionNoticeCandidates(
     )
     .where(
       and(
-        eq(subscriptions.status, SUBSCRIPTION_STATUS_ACTIVE),
+        // A cancelled subscription is neither renewed nor "expired"; one set EXPIRED by hand has ended.
+        inArray(subscriptions.status, [SUBSCRIPTION_STATUS_ACTIVE, SUBSCRIPTION_STATUS_EXPIRED]),
         organizationId ? eq(subscriptions.organizationId, organizationId) : undefined,
       ),
     )
     .orderBy(subscriptions.organizationId, desc(subscriptions.validUntil), desc(subscriptions.createdAt))
     .as('latest');
-  const expired = sql<boolean>`${latest.validUntil} <= ${nowAt}`;
+  const expired = sql<boolean>`(${latest.validUntil} <= ${nowAt} or ${latest.status} = ${SUBSCRIPTION_STATUS_EXPIRED})`;
   const dedupeKey = sql`(case when ${expired} then 'expired:' else 'expiring:' end) || ${latest.id}::text`;
   const adminStillToNotify = db
     .select({ one: sql`1` })
@@ -196,7 +200,12 @@ export async function findSubscriptionNoticeCandidates(
       expired,
     })
     .from(latest)
-    .where(and(sql`${latest.validUntil} <= ${horizon.toISOString()}::timestamptz`, exists(adminStillToNotify)));
+    .where(
+      and(
+        or(sql`${latest.validUntil} <= ${horizon.toISOString()}::timestamptz`, expired),
+        exists(adminStillToNotify),
+      ),
+    );
   return rows.map((r) => {
     const kind = r.expired ? 'subscription_expired' : 'subscription_expiring';
     return {

@@ -20,8 +20,8 @@ import {
 } from './notifications.repo.js';
 
 const DAY_MS = 86_400_000;
-/** Where a tenant admin renews (the subscription screen). */
-export const RENEW_LINK = '/dashboard/subscription';
+/** Where a tenant admin renews: the billing screen, as the payment-verified notice links it. */
+export const RENEW_LINK = '/dashboard/billing';
 
 const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone: 'Asia/Kolkata' });
 

@@ -14,7 +14,7 @@ import {
 import { addSubscription, createRole, createTenant, type TestTenant } from '../dashboard/test-fixtures.js';
 import { noticeSweeper } from './notice-sweeper.js';
 import { notifyOrganizationAdmins, notifySuperAdmins } from './notifications.repo.js';
-import { sweepSubscriptionNotices } from './notifications.service.js';
+import { RENEW_LINK, sweepSubscriptionNotices } from './notifications.service.js';
 
 const DAY = 86_400_000;
 let ctx: TestContext;
@@ -142,6 +142,9 @@ describe('sweepSubscriptionNotices', () => {
   let renewed: TestTenant;
   let expiringSub: string;
   let expiredSub: string;
+  let endedByHand: TestTenant;
+  let endedByHandSub: string;
+  let cancelledLater: TestTenant;
 
   beforeAll(async () => {
     const adminRole = await roleIdByName(ctx, SYSTEM_ROLES.admin);
@@ -177,6 +180,20 @@ describe('sweepSubscriptionNotices', () => {
       validFrom: new Date(now.getTime() - 10 * DAY),
       validUntil: new Date(now.getTime() + 20 * DAY),
     });
+
+    endedByHand = await createTenant(ctx, 'Ended Org');
+    endedByHandSub = await addSubscription(ctx, endedByHand.organizationId, {
+      validUntil: new Date(now.getTime() + 20 * DAY),
+      status: 'EXPIRED',
+    });
+
+    // A cancelled subscription does not count as a renewal.
+    cancelledLater = await createTenant(ctx, 'Cancelled Org');
+    await addSubscription(ctx, cancelledLater.organizationId, { validUntil: new Date(now.getTime() + 2 * DAY) });
+    await addSubscription(ctx, cancelledLater.organizationId, {
+      validUntil: new Date(now.getTime() + 60 * DAY),
+      status: 'CANCELLED',
+    });
   });
 
   it("tells each affected organization's active admins once, and nobody else", async () => {
@@ -199,6 +216,8 @@ describe('sweepSubscriptionNotices', () => {
       title: messages.notifications.expiredTitle,
     });
     expect(await noticesOf([healthy.userId, renewed.userId])).toHaveLength(0);
+    expect((await noticesOf([endedByHand.userId])).map((n) => n.dedupeKey)).toEqual([`expired:${endedByHandSub}`]);
+    expect((await noticesOf([cancelledLater.userId])).map((n) => n.kind)).toEqual(['subscription_expiring']);
     expect(await noticesOf([ctx.adminId])).toEqual(
       expect.not.arrayContaining([expect.objectContaining({ kind: 'subscription_expiring' })]),
     );
@@ -229,7 +248,7 @@ describe('sweepSubscriptionNotices', () => {
     expect((await lazy.session.get('/api/auth/notifications/unread-count')).json().data.count).toBe(1);
     const list = (await lazy.session.get('/api/auth/notifications')).json();
     expect(list.meta.total).toBe(1);
-    expect(list.data[0]).toMatchObject({ kind: 'subscription_expiring', link: '/dashboard/subscription' });
+    expect(list.data[0]).toMatchObject({ kind: 'subscription_expiring', link: RENEW_LINK });
   });
 
   it('runs on a timer while the app is up and stops when it closes', async () => {
