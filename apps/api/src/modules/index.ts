@@ -7,6 +7,7 @@ import { activityRoutes } from './activity/activity.routes.js';
 import { featuresRoutes } from './features/features.routes.js';
 import { rolesRoutes } from './roles/roles.routes.js';
 import { usersRoutes } from './users/users.routes.js';
+import { organizationsRoutes } from './organizations/organizations.routes.js';
 import { companiesRoutes } from './companies/companies.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { passwordRoutes } from './password/password.routes.js';
@@ -19,6 +20,7 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(featuresRoutes);
   await app.register(rolesRoutes);
   await app.register(usersRoutes);
+  await app.register(organizationsRoutes);
   await app.register(filesRoutes);
   await app.register(profileRoutes);
   await app.register(companiesRoutes);

@@ -18,7 +18,8 @@ import { access, can, requireAuth, tenantScope } from '../../plugins/access.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { publicBaseUrl } from '../auth/auth.routes.js';
 import { findUserDto } from './user-dto.repo.js';
-import { usersCsvStream, usersXlsxStream } from './users-export.js';
+import { attachmentDisposition, spreadsheetContentType, spreadsheetFileName } from '../../lib/spreadsheet.js';
+import { usersSpreadsheet } from './users-export.js';
 import {
   createUser,
   listUsers,
@@ -74,15 +75,11 @@ export async function usersRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const { format, ...filters } = request.query;
       const batches = usersForExport(app.db, requireAuth(request), filters);
-      const date = new Date().toISOString().slice(0, 10);
-      reply.header('Content-Disposition', `attachment; filename="users-${date}.${format}"`);
-      reply.header('Cache-Control', 'no-store');
-      if (format === 'csv') {
-        reply.type('text/csv; charset=utf-8');
-        return reply.send(usersCsvStream(batches));
-      }
-      reply.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-      return reply.send(usersXlsxStream(batches, request.log));
+      return reply
+        .header('Content-Disposition', attachmentDisposition(spreadsheetFileName('users', format)))
+        .header('Cache-Control', 'no-store')
+        .type(spreadsheetContentType(format))
+        .send(usersSpreadsheet(format, batches));
     },
   );
 

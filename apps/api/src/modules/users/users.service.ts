@@ -6,6 +6,7 @@ import {
   SYSTEM_ROLES,
   type CreateUserBody,
   type UpdateUserBody,
+  type User,
   type UserListQuery,
   type FeatureKey,
   type PermissionEntry,
@@ -348,6 +349,11 @@ export async function resendInvite(tx: Db, actor: Actor, userId: string, deliver
 }
 
 function filterFor(actor: Actor, query: UserFilterQuery): UserFilter {
+  const scope = actorScope(actor);
+  // Naming another tenant answers as if it did not exist (DECISIONS.md), for the list and the export.
+  if (scope !== null && query.organizationId !== undefined && query.organizationId !== scope) {
+    throw notFound(messages.users.organizationNotFound);
+  }
   return {
     scope: actorScope(actor),
     organizationId: query.organizationId,
@@ -368,9 +374,13 @@ export async function listUsers(db: Db, actor: Actor, query: UserListQuery) {
   return { data: await toUserDtos(db, rows), meta: { page: query.page, pageSize: query.pageSize, total } };
 }
 
-/** Every user matching the list's filters, in list order, in batches (for the export). */
-export async function* usersForExport(db: Db, actor: Actor, query: UserFilterQuery) {
-  for await (const batch of iterateUserRows(db, filterFor(actor, query), query)) {
-    yield await toUserDtos(db, batch);
-  }
+/**
+ * Every user matching the list's filters, in list order, in batches (for the export). The filter is
+ * checked now, so a refusal is an error answer rather than a broken download.
+ */
+export function usersForExport(db: Db, actor: Actor, query: UserFilterQuery): AsyncIterable<User[]> {
+  const filter = filterFor(actor, query);
+  return (async function* () {
+    for await (const batch of iterateUserRows(db, filter, query)) yield await toUserDtos(db, batch);
+  })();
 }

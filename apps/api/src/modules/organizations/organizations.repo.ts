@@ -1,0 +1,47 @@
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { organizations } from '../../db/schema/index.js';
+
+export interface OrganizationFilter {
+  /** Tenant confinement: null for super_admin. */
+  scope: string | null;
+  search?: string | undefined;
+  order: 'asc' | 'desc';
+  sort: 'name' | 'createdAt';
+}
+
+/** One page of organizations, by name or creation date, with the total matching. */
+export async function listOrganizationRows(
+  db: Db,
+  filter: OrganizationFilter,
+  page: { page: number; pageSize: number },
+) {
+  const term = filter.search?.trim().toLowerCase();
+  const where = and(
+    filter.scope ? eq(organizations.id, filter.scope) : undefined,
+    term
+      ? sql`lower(${organizations.name}) like ${`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`
+      : undefined,
+  );
+  const key = filter.sort === 'name' ? sql`lower(${organizations.name})` : sql`${organizations.createdAt}`;
+  const direction = filter.order === 'asc' ? asc : desc;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: organizations.id,
+        name: organizations.name,
+        isPlatform: organizations.isPlatform,
+        createdAt: organizations.createdAt,
+      })
+      .from(organizations)
+      .where(where)
+      .orderBy(direction(key), direction(organizations.id))
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(organizations)
+      .where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}

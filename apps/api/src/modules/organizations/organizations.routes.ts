@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listQuerySchema, organizationSummarySchema, pageSchema } from '@portal/shared';
+import { access, requireAuth, tenantScope } from '../../plugins/access.js';
+import { listOrganizationRows } from './organizations.repo.js';
+
+const tags = ['organizations'];
+const querystring = listQuerySchema.extend({
+  sort: z.enum(['name', 'createdAt']).default('name'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+});
+
+export async function organizationsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/auth/organizations',
+    {
+      config: { access: access.can('organizations', 'READ') },
+      schema: {
+        tags,
+        summary: 'Organizations (every one for super_admin, otherwise one’s own), searched by name',
+        querystring,
+        response: { 200: pageSchema(organizationSummarySchema) },
+      },
+    },
+    async (request) => {
+      const { page, pageSize, search, sort, order } = request.query;
+      const scope = tenantScope(requireAuth(request));
+      const { rows, total } = await listOrganizationRows(
+        app.db,
+        { scope, search, sort, order },
+        { page, pageSize },
+      );
+      return {
+        success: true as const,
+        data: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+        meta: { page, pageSize, total },
+      };
+    },
+  );
+}
