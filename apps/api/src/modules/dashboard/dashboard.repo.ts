@@ -1,10 +1,5 @@
 import { and, count, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import {
-  BUSINESS_TIME_ZONE,
-  SUBSCRIPTION_STATUS_ACTIVE,
-  SYSTEM_ROLES,
-  type PaymentRecordStatus,
-} from '@portal/shared';
+import { BUSINESS_TIME_ZONE, SUBSCRIPTION_STATUS_ACTIVE, SYSTEM_ROLES } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import {
   creditLedger,
@@ -22,7 +17,8 @@ import {
  * CAPTURED when its signature is verified. FAILED and REFUNDED rows do not count, and a partial
  * refund is subtracted. Dated by payment date, else the row's creation.
  */
-export const RECEIVED_PAYMENT_STATUSES = ['CREATED', 'CAPTURED'] as const satisfies readonly PaymentRecordStatus[];
+/** Of billing's PAYMENT_RECORD_STATUSES (CREATED, CAPTURED, FAILED, REFUNDED). */
+export const RECEIVED_PAYMENT_STATUSES = ['CREATED', 'CAPTURED'] as const;
 /** Credits sold: ledger grants from paid subscriptions and purchases (demo trials are free). */
 export const SOLD_CREDIT_REASONS = ['subscription', 'purchase'] as const;
 

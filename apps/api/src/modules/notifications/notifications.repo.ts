@@ -1,5 +1,5 @@
 import { and, count, desc, eq, exists, inArray, isNull, notExists, or, sql } from 'drizzle-orm';
-import { SUBSCRIPTION_STATUS_ACTIVE, SYSTEM_ROLES, type SubscriptionStatus } from '@portal/shared';
+import { SUBSCRIPTION_STATUS_ACTIVE, SYSTEM_ROLES } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { notifications, organizations, roles, subscriptions, users } from '../../db/schema/index.js';
 
@@ -138,7 +138,8 @@ export function subscriptionDedupeKey(kind: SubscriptionNoticeCandidate['kind'],
   return `${kind === 'subscription_expired' ? 'expired' : 'expiring'}:${subscriptionId}`;
 }
 
-const SUBSCRIPTION_STATUS_EXPIRED = 'EXPIRED' satisfies SubscriptionStatus;
+/** billing's SUBSCRIPTION_STATUSES: ACTIVE, CANCELLED, EXPIRED. */
+const SUBSCRIPTION_STATUS_EXPIRED = 'EXPIRED';
 
 /**
  * Each tenant's latest subscription (by valid-until) that ends before `horizon` (or was set EXPIRED), when at least one
