@@ -113,3 +113,13 @@ export function normalizeFeature(raw: { id: unknown; name?: unknown; description
       : featureDescription(name);
   return { id: String(raw.id), name, description };
 }
+
+/** UI labels of the six scopes (SPEC.md §3: view, create, update, delete, export, import). */
+export const roleScopeLabels: Record<Scope, string> = {
+  READ: messages.roles.view,
+  CREATE: messages.roles.create,
+  UPDATE: messages.roles.update,
+  DELETE: messages.roles.delete,
+  EXPORT: messages.roles.export,
+  IMPORT: messages.roles.import,
+};

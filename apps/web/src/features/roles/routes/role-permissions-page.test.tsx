@@ -1,0 +1,93 @@
+import { screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { messages, viewOnlyTitle, type User } from '@portal/shared';
+import { ApiError } from '../../../lib/api-client';
+import { entry, renderAt, superAdmin, testFeatures, testRole } from '../test-utils';
+import { RolePermissionsPage } from './role-permissions-page';
+
+const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
+vi.mock('../../../lib/api-client', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
+  api: apiMock,
+}));
+const auth = vi.hoisted(() => ({ user: null as User | null }));
+vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
+
+const role = testRole({
+  name: 'Recruiter',
+  permissions: [
+    entry('dashboard', ['READ', 'DELETE']),
+    entry('users', ['READ', 'UPDATE']),
+    entry('support', ['DELETE']),
+  ],
+});
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  auth.user = superAdmin;
+  apiMock.get.mockImplementation(async (path: string) => {
+    if (path === '/auth/features') return { success: true, data: testFeatures };
+    if (path === `/auth/roles/${role.id}`) return { success: true, data: role };
+    throw new ApiError(404, messages.roles.roleNotFound);
+  });
+});
+
+function renderAtPath(path: string, state?: unknown) {
+  return renderAt(<RolePermissionsPage />, {
+    route: path.startsWith('/dashboard/userpermissions/')
+      ? '/dashboard/userpermissions/:roleId'
+      : '/dashboard/userpermissions',
+    path,
+    state,
+  });
+}
+
+function rowOf(name: string) {
+  return screen.getByText(name).closest('tr')!;
+}
+
+describe('view-only role permissions', () => {
+  it('shows each feature against View, Create/Edit and Cancel/Delete, all disabled', async () => {
+    renderAtPath(`/dashboard/userpermissions/${role.id}`);
+    expect(await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: messages.roles.commonPermission })).toBeInTheDocument();
+    for (const column of ['View', 'Create/Edit', 'Cancel/Delete']) {
+      expect(screen.getByRole('columnheader', { name: column })).toBeInTheDocument();
+    }
+    const users = rowOf('User Management');
+    expect(within(users).getByRole('checkbox', { name: 'User Management View' })).toBeChecked();
+    expect(within(users).getByRole('checkbox', { name: 'User Management Create/Edit' })).toBeChecked();
+    expect(within(users).getByRole('checkbox', { name: 'User Management Cancel/Delete' })).not.toBeChecked();
+    expect(within(rowOf('Support')).getByRole('checkbox', { name: 'Support Cancel/Delete' })).toBeChecked();
+    for (const box of screen.getAllByRole('checkbox')) expect(box).toBeDisabled();
+    expect(screen.getByRole('button', { name: messages.roles.save })).toBeDisabled();
+    expect(screen.getByRole('link', { name: messages.roles.backToRoles })).toHaveAttribute(
+      'href',
+      '/dashboard/userroles',
+    );
+  });
+
+  it('marks delete as not available on the Dashboard', async () => {
+    renderAtPath(`/dashboard/userpermissions/${role.id}`);
+    await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') });
+    const dashboard = rowOf('Dashboard');
+    expect(within(dashboard).getByText(messages.roles.notAvailable)).toBeInTheDocument();
+    expect(within(dashboard).queryByRole('checkbox', { name: 'Dashboard Cancel/Delete' })).toBeNull();
+  });
+
+  it('takes the role id from navigation state too', async () => {
+    renderAtPath('/dashboard/userpermissions', { roleId: role.id });
+    expect(await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') })).toBeInTheDocument();
+  });
+
+  it('says so when the role cannot be loaded', async () => {
+    renderAtPath('/dashboard/userpermissions/99999999-9999-4999-8999-999999999999');
+    expect(await screen.findByText(messages.roles.notFound)).toBeInTheDocument();
+  });
+
+  it('says so when no role is named', async () => {
+    renderAtPath('/dashboard/userpermissions');
+    expect(await screen.findByText(messages.roles.notFound)).toBeInTheDocument();
+    expect(apiMock.get).not.toHaveBeenCalledWith(expect.stringMatching(/^\/auth\/roles\//));
+  });
+});

@@ -1,0 +1,136 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  CircularProgress,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useLocation, useParams } from 'react-router';
+import { messages, normalizeFeature, viewOnlyTitle } from '@portal/shared';
+import { PageHeader } from '../../../components/page-header';
+import { useRoutePrefix } from '../../../app/use-route-prefix';
+import { useCan } from '../../auth/use-permission';
+import { useFeatures } from '../api/get-features';
+import { useRole } from '../api/get-role';
+import { viewOnlyPermissions } from '../utils/role-form';
+
+const COLUMNS = [messages.roles.view, messages.roles.createEdit, messages.roles.cancelDelete];
+
+/** The view-only role permission screen ({prefix}/userpermissions[/:roleId]). */
+export function RolePermissionsPage() {
+  const prefix = useRoutePrefix();
+  const params = useParams();
+  const state = (useLocation().state ?? {}) as { roleId?: string };
+  const roleId = params.roleId ?? state.roleId;
+  const canRead = useCan()('roles', 'READ');
+  const role = useRole(canRead ? roleId : undefined);
+  const features = useFeatures();
+  const backTo = `${prefix}/userroles`;
+
+  let content;
+  if (!canRead) {
+    content = <Alert severity="error">{messages.http.forbidden}</Alert>;
+  } else if (!roleId || role.isError) {
+    content = <Alert severity="error">{messages.roles.notFound}</Alert>;
+  } else if (role.isPending || features.isPending) {
+    content = (
+      <Stack direction="row" spacing={2} role="status" sx={{ alignItems: 'center', py: 4 }}>
+        <CircularProgress size={24} aria-hidden />
+        <Typography>{messages.roles.loading}</Typography>
+      </Stack>
+    );
+  } else {
+    // Without the feature list, the role's own entries still show (with the default description).
+    const featureList =
+      features.data ??
+      role.data.permissions.map((p) => normalizeFeature({ id: p.featureId, name: p.featureName }));
+    const rows = viewOnlyPermissions(role.data, featureList);
+    content = (
+      <Paper variant="outlined" sx={{ p: 3 }}>
+        <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
+          {messages.roles.commonPermission}
+        </Typography>
+        <TableContainer>
+          <Table size="small" aria-label={messages.roles.commonPermission}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{messages.roles.moduleColumn}</TableCell>
+                {COLUMNS.map((c) => (
+                  <TableCell key={c} align="center">
+                    {c}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((row) => (
+                <TableRow key={row.featureId}>
+                  <TableCell>
+                    <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                      {row.name}
+                    </Typography>
+                    <Typography variant="caption" color="text.secondary">
+                      {row.description}
+                    </Typography>
+                  </TableCell>
+                  <TableCell align="center" padding="checkbox">
+                    <Checkbox
+                      checked={row.view}
+                      disabled
+                      slotProps={{ input: { 'aria-label': `${row.name} ${messages.roles.view}` } }}
+                    />
+                  </TableCell>
+                  <TableCell align="center" padding="checkbox">
+                    <Checkbox
+                      checked={row.createEdit}
+                      disabled
+                      slotProps={{ input: { 'aria-label': `${row.name} ${messages.roles.createEdit}` } }}
+                    />
+                  </TableCell>
+                  <TableCell align="center">
+                    {row.deleteDisabledSpecial ? (
+                      <Typography variant="caption" color="text.secondary">
+                        {messages.roles.notAvailable}
+                      </Typography>
+                    ) : (
+                      <Checkbox
+                        checked={row.delete}
+                        disabled
+                        slotProps={{ input: { 'aria-label': `${row.name} ${messages.roles.cancelDelete}` } }}
+                      />
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <Stack direction="row" sx={{ justifyContent: 'flex-end', mt: 3 }}>
+          <Button variant="contained" disabled>
+            {messages.roles.save}
+          </Button>
+        </Stack>
+      </Paper>
+    );
+  }
+
+  return (
+    <Box>
+      <PageHeader
+        title={role.data ? viewOnlyTitle(role.data.name) : messages.roles.title}
+        backTo={backTo}
+        backLabel={messages.roles.backToRoles}
+      />
+      {content}
+    </Box>
+  );
+}

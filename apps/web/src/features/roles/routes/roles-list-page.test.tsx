@@ -1,0 +1,180 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FEATURES, messages, roleInUse, type Role, type User } from '@portal/shared';
+import { ApiError } from '../../../lib/api-client';
+import { entry, renderAt, roleManager, superAdmin, testRole, testUser } from '../test-utils';
+import { RolesListPage } from './roles-list-page';
+
+const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
+vi.mock('../../../lib/api-client', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
+  api: apiMock,
+}));
+const auth = vi.hoisted(() => ({ user: null as User | null }));
+vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
+
+const systemRole = testRole({
+  id: 'aaaaaaaa-0000-4000-8000-000000000001',
+  name: 'admin',
+  code: 'admin',
+  isSystem: true,
+  organizationId: null,
+  permissions: [entry('users', ['READ', 'CREATE'])],
+});
+const customRole = testRole({ id: 'temp-ab12', name: 'Recruiter', permissions: [] });
+
+function serve(roles: Role[]) {
+  apiMock.get.mockImplementation(async (path: string, options?: { params?: Record<string, unknown> }) => {
+    if (path !== '/auth/roles') throw new ApiError(404, 'Not found');
+    const search = String(options?.params?.search ?? '').toLowerCase();
+    const data = roles.filter((r) => r.name.toLowerCase().includes(search) || r.id.includes(search));
+    return { success: true, data, meta: { page: 1, pageSize: 10, total: data.length } };
+  });
+}
+
+function renderList() {
+  return renderAt(<RolesListPage />, {
+    route: '/dashboard/userroles',
+    path: '/dashboard/userroles',
+    others: ['/dashboard/addrole', '/dashboard/userpermissions/:roleId', '/dashboard/usermanagement'],
+  });
+}
+
+async function openMenu(roleName: string) {
+  const user = userEvent.setup();
+  await user.click(
+    await screen.findByRole('button', { name: `${messages.roles.actionColumn} for ${roleName}` }),
+  );
+  const menu = await screen.findByRole('menu');
+  return {
+    user,
+    items: within(menu)
+      .getAllByRole('menuitem')
+      .map((i) => i.textContent),
+  };
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  auth.user = superAdmin;
+  serve([systemRole, customRole]);
+});
+
+describe('roles list', () => {
+  it('shows id, name, status and the View Permissions link for each role', async () => {
+    renderList();
+    await screen.findByText('Recruiter');
+    const rows = screen.getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[1]!).getByText(`#${systemRole.id}`)).toBeInTheDocument();
+    expect(within(rows[1]!).getByText(messages.roles.system)).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('#TEMPAB12')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText(messages.roles.custom)).toBeInTheDocument();
+    for (const column of ['Role ID', 'Role', 'Status', 'Permissions', 'Action']) {
+      expect(screen.getByRole('columnheader', { name: column })).toBeInTheDocument();
+    }
+  });
+
+  it('opens the permissions panel with the scopes, or the empty text', async () => {
+    const user = userEvent.setup();
+    renderList();
+    await user.click(await screen.findByRole('button', { name: `${messages.roles.viewPermissions}: admin` }));
+    const panel = await screen.findByRole('dialog');
+    expect(within(panel).getByText('User Management')).toBeInTheDocument();
+    expect(within(panel).getByText('View')).toBeInTheDocument();
+    expect(within(panel).getByText('Create')).toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.click(screen.getByRole('button', { name: `${messages.roles.viewPermissions}: Recruiter` }));
+    expect(await screen.findByText(messages.roles.noPermissions)).toBeInTheDocument();
+  });
+
+  it('offers only View for a system role', async () => {
+    renderList();
+    const { items } = await openMenu('admin');
+    expect(items).toEqual(['View']);
+  });
+
+  it('offers View, Edit and Delete for a custom role when the user holds the scopes', async () => {
+    renderList();
+    const { items } = await openMenu('Recruiter');
+    expect(items).toEqual(['View', 'Edit', 'Delete']);
+  });
+
+  it('hides Add Role, Edit and Delete from a user who may only read roles', async () => {
+    auth.user = testUser('Reader', [
+      { id: 'x', featureId: FEATURES.roles.id, featureName: 'Role Management', permissionScopes: ['READ'] },
+    ]);
+    renderList();
+    const { items } = await openMenu('Recruiter');
+    expect(items).toEqual(['View']);
+    expect(screen.queryByRole('button', { name: messages.roles.addRole })).toBeNull();
+  });
+
+  it('shows nothing but a refusal to a user without Role Management READ', async () => {
+    auth.user = testUser('Support Only', [entry('support', ['READ'])]);
+    renderList();
+    expect(await screen.findByText(messages.http.forbidden)).toBeInTheDocument();
+    expect(apiMock.get).not.toHaveBeenCalled();
+  });
+
+  it('Edit opens the editor with isEditing and roleId; View opens the view-only screen', async () => {
+    const { router } = renderList();
+    const { user } = await openMenu('Recruiter');
+    await user.click(screen.getByRole('menuitem', { name: 'Edit' }));
+    expect(router.state.location.pathname).toBe('/dashboard/addrole');
+    expect(router.state.location.state).toEqual({ isEditing: true, roleId: customRole.id });
+  });
+
+  it('View opens the view-only screen of the role', async () => {
+    const { router } = renderList();
+    const { user } = await openMenu('admin');
+    await user.click(screen.getByRole('menuitem', { name: 'View' }));
+    expect(router.state.location.pathname).toBe(`/dashboard/userpermissions/${systemRole.id}`);
+  });
+
+  it('Add Role opens the editor in add mode', async () => {
+    const user = userEvent.setup();
+    const { router } = renderList();
+    await user.click(await screen.findByRole('button', { name: messages.roles.addRole }));
+    expect(router.state.location.pathname).toBe('/dashboard/addrole');
+  });
+
+  it('asks before deleting, then deletes and says so', async () => {
+    apiMock.delete.mockResolvedValue({ success: true, message: messages.roles.deleted });
+    renderList();
+    const { user } = await openMenu('Recruiter');
+    await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(messages.roles.deleteConfirm)).toBeInTheDocument();
+    expect(apiMock.delete).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(apiMock.delete).toHaveBeenCalledWith(`/auth/roles/${customRole.id}`));
+    expect(await screen.findByText(messages.roles.deleted)).toBeInTheDocument();
+  });
+
+  it('shows the server’s reason when a delete is refused', async () => {
+    apiMock.delete.mockRejectedValue(
+      new ApiError(409, roleInUse(2), { success: false, message: roleInUse(2), errors: {} }),
+    );
+    renderList();
+    const { user } = await openMenu('Recruiter');
+    await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText(roleInUse(2))).toBeInTheDocument();
+  });
+
+  it('searches on the server by name or id and shows the empty state', async () => {
+    const user = userEvent.setup();
+    auth.user = roleManager;
+    renderList();
+    await screen.findByText('Recruiter');
+    await user.type(screen.getByRole('textbox', { name: messages.roles.search }), 'nobody');
+    expect(await screen.findByText(messages.roles.empty)).toBeInTheDocument();
+    expect(apiMock.get).toHaveBeenLastCalledWith('/auth/roles', {
+      params: { page: 1, pageSize: 10, search: 'nobody' },
+    });
+  });
+});
