@@ -4,6 +4,7 @@ export * from './money.js';
 export * from './password.js';
 export * from './permissions.js';
 export * from './schemas/auth.js';
+export * from './schemas/billing.js';
 export * from './schemas/common.js';
 export * from './schemas/roles.js';
 export * from './schemas/users.js';

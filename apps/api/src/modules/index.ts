@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/auth.routes.js';
+import { billingRoutes } from './billing/billing.routes.js';
 import { positionsRoutes } from './positions/positions.routes.js';
 import { notificationsRoutes } from './notifications/notifications.routes.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
@@ -30,4 +31,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(notificationsRoutes);
   await app.register(dashboardRoutes);
   await app.register(positionsRoutes);
+  await app.register(billingRoutes);
 }
