@@ -18,8 +18,8 @@ export interface MultipartForm {
 /** Without path, control characters or quotes; never empty. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = base
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f"]/g, '')
     .trim()
     .slice(-200);

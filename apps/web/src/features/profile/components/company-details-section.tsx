@@ -1,0 +1,183 @@
+import { useEffect } from 'react';
+import { Alert, Box, Button, CircularProgress, Grid, Stack, TextField } from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { useSnackbar } from 'notistack';
+import {
+  ABOUT_US_MAX,
+  companyDetailsFieldsSchema,
+  currentYear,
+  FOUNDED_IN_MIN,
+  messages,
+  type CompanyDetails,
+  type CompanyDetailsFields,
+  type CompanyDetailsFormValues,
+  type User,
+} from '@portal/shared';
+import { extractErrorMessage } from '../../../lib/error-message';
+import { useCompany } from '../api/get-company';
+import { useSaveCompany } from '../api/save-company';
+import { hasActiveSubscription } from '../utils/subscription';
+
+type FieldName = keyof CompanyDetailsFormValues;
+
+interface FieldSpec {
+  name: FieldName;
+  label: string;
+  required?: boolean;
+  type?: string;
+  inputMode?: 'numeric' | 'url' | 'email';
+  autoComplete?: string;
+  wide?: boolean;
+  multiline?: boolean;
+}
+
+/** SPEC.md §2 Company Details, in its order; the required ones per SPEC.md §5. */
+const FIELDS: FieldSpec[] = [
+  { name: 'name', label: 'Company Name', required: true, autoComplete: 'organization' },
+  { name: 'email', label: 'Company Email', required: true, type: 'email', inputMode: 'email' },
+  { name: 'address', label: 'Address', required: true, wide: true, autoComplete: 'street-address' },
+  { name: 'country', label: 'Country', required: true, autoComplete: 'country-name' },
+  { name: 'state', label: 'State', required: true, autoComplete: 'address-level1' },
+  { name: 'city', label: 'City', required: true, autoComplete: 'address-level2' },
+  { name: 'pincode', label: 'Pincode', required: true, inputMode: 'numeric', autoComplete: 'postal-code' },
+  { name: 'industryType', label: 'Industry Type', required: true },
+  { name: 'foundedIn', label: 'Founded In', required: true, inputMode: 'numeric' },
+  { name: 'websiteUrl', label: 'Website URL', required: true, type: 'url', inputMode: 'url' },
+  { name: 'linkedinUrl', label: 'LinkedIn URL', type: 'url', inputMode: 'url' },
+  { name: 'instagramUrl', label: 'Instagram URL', type: 'url', inputMode: 'url' },
+  { name: 'facebookUrl', label: 'Facebook URL', type: 'url', inputMode: 'url' },
+  { name: 'aboutUs', label: 'About Us', wide: true, multiline: true },
+];
+
+const EMPTY: CompanyDetailsFormValues = {
+  name: '',
+  email: '',
+  address: '',
+  country: '',
+  state: '',
+  city: '',
+  pincode: '',
+  industryType: '',
+  foundedIn: '',
+  websiteUrl: '',
+  linkedinUrl: '',
+  instagramUrl: '',
+  facebookUrl: '',
+  aboutUs: '',
+};
+
+function formValues(details: CompanyDetails | null | undefined): CompanyDetailsFormValues {
+  if (!details) return EMPTY;
+  return {
+    ...EMPTY,
+    ...details,
+    foundedIn: String(details.foundedIn),
+    linkedinUrl: details.linkedinUrl ?? '',
+    instagramUrl: details.instagramUrl ?? '',
+    facebookUrl: details.facebookUrl ?? '',
+    aboutUs: details.aboutUs ?? '',
+  };
+}
+
+const hints: Partial<Record<FieldName, string>> = {
+  pincode: '6 digits',
+  foundedIn: `${FOUNDED_IN_MIN}–${currentYear()}`,
+  websiteUrl: 'https://…',
+  aboutUs: `Up to ${ABOUT_US_MAX} characters`,
+};
+
+/** Section 'Company Details' of My Profile, saved through POST /auth/companies. */
+export function CompanyDetailsSection({
+  profile,
+  canEdit,
+}: {
+  profile: Pick<User, 'organizationId' | 'isSubscription'>;
+  canEdit: boolean;
+}) {
+  const { enqueueSnackbar } = useSnackbar();
+  const organizationId = profile.organizationId || null;
+  const company = useCompany(organizationId);
+  const saveCompany = useSaveCompany();
+  const { control, handleSubmit, reset } = useForm<CompanyDetailsFormValues, unknown, CompanyDetailsFields>({
+    resolver: zodResolver(companyDetailsFieldsSchema),
+    defaultValues: EMPTY,
+    mode: 'onTouched',
+  });
+
+  useEffect(() => {
+    if (company.data !== undefined) reset(formValues(company.data));
+  }, [company.data, reset]);
+
+  const save = handleSubmit(async (values) => {
+    if (!organizationId) {
+      enqueueSnackbar(messages.profile.organizationIdRequired, { variant: 'error' });
+      return;
+    }
+    if (!hasActiveSubscription(profile)) {
+      enqueueSnackbar(messages.profile.subscriptionExpiredCompany, { variant: 'error' });
+      return;
+    }
+    try {
+      await saveCompany.mutateAsync({ organizationId, ...values });
+      enqueueSnackbar(messages.profile.companySaved, { variant: 'success' });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.fallback.saveCompany), { variant: 'error' });
+    }
+  });
+
+  if (company.isPending && organizationId) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+        <CircularProgress aria-label={messages.common.loading} />
+      </Box>
+    );
+  }
+  if (company.isError) return <Alert severity="error">{messages.company.loadFailed}</Alert>;
+
+  const busy = saveCompany.isPending;
+  return (
+    <Box component="form" noValidate onSubmit={save} aria-label={messages.profile.companyDetails}>
+      <Grid container spacing={2.5}>
+        {FIELDS.map((spec) => (
+          <Grid key={spec.name} size={{ xs: 12, md: spec.wide ? 12 : 6 }}>
+            <Controller
+              name={spec.name}
+              control={control}
+              render={({ field, fieldState }) => (
+                <TextField
+                  {...field}
+                  value={field.value ?? ''}
+                  inputRef={field.ref}
+                  label={spec.label}
+                  required={spec.required}
+                  type={spec.type ?? 'text'}
+                  autoComplete={spec.autoComplete ?? 'off'}
+                  fullWidth
+                  multiline={spec.multiline}
+                  minRows={spec.multiline ? 3 : undefined}
+                  error={!!fieldState.error}
+                  helperText={fieldState.error?.message ?? hints[spec.name]}
+                  slotProps={{ htmlInput: { readOnly: !canEdit, inputMode: spec.inputMode } }}
+                />
+              )}
+            />
+          </Grid>
+        ))}
+      </Grid>
+      {canEdit && (
+        <Stack direction="row" spacing={1.5} sx={{ mt: 3 }}>
+          <Button type="submit" variant="contained" disabled={busy}>
+            {messages.profile.save}
+          </Button>
+          <Button
+            variant="outlined"
+            onClick={() => enqueueSnackbar(messages.company.nextAlert, { variant: 'info' })}
+          >
+            {messages.company.next}
+          </Button>
+        </Stack>
+      )}
+    </Box>
+  );
+}

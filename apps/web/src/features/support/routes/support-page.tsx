@@ -1,0 +1,277 @@
+import { useEffect, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  InputAdornment,
+  MenuItem,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
+import SearchIcon from '@mui/icons-material/Search';
+import { useSnackbar } from 'notistack';
+import { DEFAULT_PAGE_SIZE, messages, SYSTEM_ROLES, TICKET_PAGE_SIZES, type Ticket } from '@portal/shared';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { PageHeader } from '../../../components/page-header';
+import { extractErrorMessage } from '../../../lib/error-message';
+import { useAuth } from '../../auth/auth-context';
+import { useCan } from '../../auth/use-permission';
+import { useDeleteTicket } from '../api/delete-ticket';
+import { useExportTickets } from '../api/export-tickets';
+import { useTickets } from '../api/get-tickets';
+import { useSetTicketStatus } from '../api/set-ticket-status';
+import { RaiseTicketForm } from '../components/raise-ticket-form';
+import { TicketActionsMenu } from '../components/ticket-actions-menu';
+import { formatDate, requestLabel, typeLabel } from '../utils/ticket-format';
+
+const SEARCH_DEBOUNCE_MS = 300;
+const COLUMNS = ['Ticket ID', 'Name', 'Type', 'Updated Date', 'Status', 'Action'];
+
+/** {prefix}/support (SPEC.md §2): 'Raise Ticket' and 'Raised Tickets', persisted per organization. */
+export function SupportPage() {
+  const { user } = useAuth();
+  const can = useCan();
+  const { enqueueSnackbar } = useSnackbar();
+  const [viewing, setViewing] = useState<Ticket | null>(null);
+  const [toDelete, setToDelete] = useState<Ticket | null>(null);
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const canRead = can('support', 'READ');
+  const canCreate = can('support', 'CREATE');
+  const tickets = useTickets({ page: page + 1, pageSize, search: search || undefined }, canRead);
+  const setStatus = useSetTicketStatus();
+  const deleteTicket = useDeleteTicket();
+  const exportTickets = useExportTickets();
+  const showOrganization = user?.role.name === SYSTEM_ROLES.superAdmin;
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch(searchInput.trim());
+      setPage(0);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchInput]);
+
+  const toggleStatus = async (ticket: Ticket) => {
+    const status = ticket.status === 'Active' ? 'Inactive' : 'Active';
+    try {
+      const updated = await setStatus.mutateAsync({ id: ticket.id, status });
+      if (viewing?.id === ticket.id) setViewing(updated);
+      enqueueSnackbar(status === 'Active' ? messages.support.activated : messages.support.deactivated, {
+        variant: 'success',
+      });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.support.updateFailed), { variant: 'error' });
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      await deleteTicket.mutateAsync(toDelete.id);
+      if (viewing?.id === toDelete.id) setViewing(null);
+      enqueueSnackbar(messages.support.deleted, { variant: 'success' });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.support.deleteFailed), { variant: 'error' });
+    } finally {
+      setToDelete(null);
+    }
+  };
+
+  const runExport = async () => {
+    try {
+      await exportTickets.mutateAsync(search || undefined);
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.support.exportFailed), { variant: 'error' });
+    }
+  };
+
+  if (!canRead && !canCreate) {
+    return (
+      <Box>
+        <PageHeader title={messages.shell.support} />
+        <Alert severity="error">{messages.http.forbidden}</Alert>
+      </Box>
+    );
+  }
+
+  const rows = tickets.data?.tickets ?? [];
+  const total = tickets.data?.meta.total ?? 0;
+  return (
+    <Box>
+      <PageHeader title={messages.shell.support} />
+      <Paper
+        variant="outlined"
+        component="section"
+        aria-label={messages.support.raiseTicket}
+        sx={{ p: 3, mb: 3 }}
+      >
+        <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
+          {messages.support.raiseTicket}
+        </Typography>
+        <RaiseTicketForm viewing={viewing} onNew={() => setViewing(null)} canCreate={canCreate} />
+      </Paper>
+
+      {canRead && (
+        <Paper variant="outlined" component="section" aria-label={messages.support.raisedTickets}>
+          <Stack
+            direction={{ xs: 'column', md: 'row' }}
+            spacing={2}
+            sx={{ p: 2, alignItems: { md: 'center' }, justifyContent: 'space-between' }}
+          >
+            <Typography variant="h6" component="h2">
+              {messages.support.raisedTickets}
+            </Typography>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+              <TextField
+                select
+                size="small"
+                label="Show"
+                value={pageSize}
+                onChange={(e) => {
+                  setPageSize(Number(e.target.value));
+                  setPage(0);
+                }}
+                sx={{ minWidth: 96 }}
+              >
+                {TICKET_PAGE_SIZES.map((size) => (
+                  <MenuItem key={size} value={size}>
+                    {size}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                size="small"
+                value={searchInput}
+                onChange={(e) => setSearchInput(e.target.value)}
+                placeholder={messages.support.search}
+                slotProps={{
+                  htmlInput: { 'aria-label': messages.support.search },
+                  input: {
+                    startAdornment: (
+                      <InputAdornment position="start">
+                        <SearchIcon fontSize="small" />
+                      </InputAdornment>
+                    ),
+                  },
+                }}
+              />
+              {can('support', 'EXPORT') && (
+                <Button
+                  variant="outlined"
+                  startIcon={<DownloadIcon />}
+                  onClick={runExport}
+                  disabled={exportTickets.isPending}
+                >
+                  {messages.common.exportToExcel}
+                </Button>
+              )}
+            </Stack>
+          </Stack>
+          {tickets.isError && (
+            <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
+              {messages.support.loadFailed}
+            </Alert>
+          )}
+          <TableContainer>
+            <Table aria-label={messages.support.raisedTickets} size="small">
+              <TableHead>
+                <TableRow>
+                  {COLUMNS.map((c) => (
+                    <TableCell key={c} align={c === 'Action' ? 'right' : 'left'}>
+                      {c}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {tickets.isPending ? (
+                  <TableRow>
+                    <TableCell colSpan={COLUMNS.length} align="center" sx={{ py: 4 }}>
+                      <CircularProgress size={28} aria-label={messages.common.loading} />
+                    </TableCell>
+                  </TableRow>
+                ) : rows.length === 0 ? (
+                  <TableRow>
+                    <TableCell colSpan={COLUMNS.length} align="center" sx={{ py: 4 }}>
+                      {messages.support.empty}
+                    </TableCell>
+                  </TableRow>
+                ) : (
+                  rows.map((ticket) => (
+                    <TableRow key={ticket.id} hover selected={viewing?.id === ticket.id}>
+                      <TableCell>
+                        {ticket.ticketId}
+                        {showOrganization && (
+                          <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                            {ticket.organizationName}
+                          </Typography>
+                        )}
+                      </TableCell>
+                      <TableCell sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}>{ticket.name}</TableCell>
+                      <TableCell>
+                        <span title={ticket.type}>{typeLabel(ticket.type)}</span>
+                        <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                          {requestLabel[ticket.ticketType]}
+                        </Typography>
+                      </TableCell>
+                      <TableCell>{formatDate(ticket.updatedDate)}</TableCell>
+                      <TableCell>
+                        <Chip
+                          size="small"
+                          label={ticket.status}
+                          color={ticket.status === 'Active' ? 'success' : 'default'}
+                        />
+                      </TableCell>
+                      <TableCell align="right">
+                        <TicketActionsMenu
+                          ticket={ticket}
+                          onView={setViewing}
+                          onToggleStatus={can('support', 'UPDATE') ? toggleStatus : undefined}
+                          onDelete={can('support', 'DELETE') ? setToDelete : undefined}
+                        />
+                      </TableCell>
+                    </TableRow>
+                  ))
+                )}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={total}
+            page={total === 0 ? 0 : page}
+            onPageChange={(_e, next) => setPage(next)}
+            rowsPerPage={pageSize}
+            rowsPerPageOptions={[]}
+          />
+        </Paper>
+      )}
+
+      <ConfirmDialog
+        open={toDelete !== null}
+        title={messages.support.deleteTitle}
+        message={messages.support.deleteConfirm}
+        confirmLabel="Delete"
+        destructive
+        busy={deleteTicket.isPending}
+        onConfirm={confirmDelete}
+        onClose={() => setToDelete(null)}
+      />
+    </Box>
+  );
+}
