@@ -8,6 +8,20 @@ import { ProtectedLayout, PublicOnlyLayout } from './guard';
  */
 export const dashboardChildren: RouteObject[] = [
   {
+    index: true,
+    lazy: () => import('../features/home/routes/home-page').then((m) => ({ Component: m.HomePage })),
+  },
+  {
+    path: 'activity',
+    lazy: () =>
+      import('../features/activity/routes/activity-page').then((m) => ({ Component: m.ActivityPage })),
+  },
+  {
+    path: 'positions',
+    lazy: () =>
+      import('../features/positions/routes/positions-page').then((m) => ({ Component: m.PositionsPage })),
+  },
+  {
     path: 'userroles',
     lazy: () =>
       import('../features/roles/routes/roles-list-page').then((m) => ({ Component: m.RolesListPage })),

@@ -29,3 +29,11 @@ export const activityListQuerySchema = listQuerySchema.extend({
   organizationId: z.uuid().optional(),
 });
 export type ActivityListQuery = z.infer<typeof activityListQuerySchema>;
+
+/** How the feed names each type. */
+export const activityTypeLabels: Record<ActivityType, string> = {
+  created: 'Created',
+  updated: 'Updated',
+  deleted: 'Deleted',
+  other: 'Other',
+};

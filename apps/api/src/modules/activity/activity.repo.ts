@@ -83,7 +83,12 @@ function toItem(row: ItemRow): ActivityItem {
  * `(organization_id, created_at)` index (or `(created_at)` for every organization), so a page costs
  * its own rows, not the table's.
  */
-async function pageRows(db: Db, where: SQL | undefined, limit: number, offset: number): Promise<ActivityItem[]> {
+async function pageRows(
+  db: Db,
+  where: SQL | undefined,
+  limit: number,
+  offset: number,
+): Promise<ActivityItem[]> {
   const rows = await db
     .select(itemColumns)
     .from(activityEntries)
@@ -110,6 +115,10 @@ export async function listActivities(
   return { items, total: row?.total ?? 0 };
 }
 
-export async function recentActivities(db: Db, organizationId: string | null, limit: number): Promise<ActivityItem[]> {
+export async function recentActivities(
+  db: Db,
+  organizationId: string | null,
+  limit: number,
+): Promise<ActivityItem[]> {
   return pageRows(db, whereOf({ organizationId }), limit, 0);
 }

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganizationDirect, createTestApp, signIn, type Session, type TestContext } from '../../../test/harness.js';
+import {
+  createOrganizationDirect,
+  createTestApp,
+  signIn,
+  type Session,
+  type TestContext,
+} from '../../../test/harness.js';
 import { users } from '../../db/schema/index.js';
 import { eq } from 'drizzle-orm';
 import { addActivity, createRole, createTenant, type TestTenant } from '../dashboard/test-fixtures.js';
@@ -12,7 +18,15 @@ let beta: TestTenant;
 const base = Date.parse('2025-03-01T10:00:00Z');
 const at = (minutes: number) => new Date(base + minutes * 60_000);
 
-type Item = { id: string; type: string; message: string; entityType: string; organizationId: string; actorName: string | null; date: string };
+type Item = {
+  id: string;
+  type: string;
+  message: string;
+  entityType: string;
+  organizationId: string;
+  actorName: string | null;
+  date: string;
+};
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -69,9 +83,13 @@ describe('GET /api/auth/activities', () => {
   it('pages to the end, and past it with the right total', async () => {
     const last = (await alpha.session.get('/api/auth/activities', { query: { page: '3' } })).json();
     expect(last.meta).toEqual({ page: 3, pageSize: 10, total: 25 });
-    expect(last.data.map((i: Item) => i.message)).toEqual(
-      ['Alpha event 4', 'Alpha event 3', 'Alpha event 2', 'Alpha event 1', 'Alpha event 0'],
-    );
+    expect(last.data.map((i: Item) => i.message)).toEqual([
+      'Alpha event 4',
+      'Alpha event 3',
+      'Alpha event 2',
+      'Alpha event 1',
+      'Alpha event 0',
+    ]);
     const beyond = (await alpha.session.get('/api/auth/activities', { query: { page: '9' } })).json();
     expect(beyond.data).toEqual([]);
     expect(beyond.meta.total).toBe(25);
@@ -93,25 +111,34 @@ describe('GET /api/auth/activities', () => {
     expect((await get({ search: 'EVENT 1' })).meta.total).toBe(11);
     const literal = await get({ search: '%_' });
     expect(literal.data.map((i: Item) => i.message)).toEqual(['Alpha event 7 100%_done']);
-    expect((await alpha.session.get('/api/auth/activities', { query: { type: 'bogus' } })).statusCode).toBe(400);
+    expect((await alpha.session.get('/api/auth/activities', { query: { type: 'bogus' } })).statusCode).toBe(
+      400,
+    );
   });
 
   it('gives super_admin every organization, or one', async () => {
     const all = (await root.get('/api/auth/activities', { query: { pageSize: '100' } })).json();
     const orgs = new Set(all.data.map((i: Item) => i.organizationId));
     expect(orgs.has(alpha.organizationId) && orgs.has(beta.organizationId)).toBe(true);
-    const one = (await root.get('/api/auth/activities', { query: { organizationId: beta.organizationId } })).json();
+    const one = (
+      await root.get('/api/auth/activities', { query: { organizationId: beta.organizationId } })
+    ).json();
     expect(one.meta.total).toBe(5);
   });
 
   it("answers 404 when a tenant asks for another tenant's feed", async () => {
-    const res = await alpha.session.get('/api/auth/activities', { query: { organizationId: beta.organizationId } });
+    const res = await alpha.session.get('/api/auth/activities', {
+      query: { organizationId: beta.organizationId },
+    });
     expect(res.statusCode).toBe(404);
   });
 
   it('needs Dashboard READ', async () => {
     const role = await createRole(ctx, alpha.organizationId, 'No Dashboard', { positions: ['READ'] });
-    const user = await createTenant(ctx, 'Alpha Nodash', { organizationId: alpha.organizationId, roleId: role });
+    const user = await createTenant(ctx, 'Alpha Nodash', {
+      organizationId: alpha.organizationId,
+      roleId: role,
+    });
     expect((await user.session.get('/api/auth/activities')).statusCode).toBe(403);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/activities' })).statusCode).toBe(401);
   });
@@ -148,7 +175,13 @@ describe('at 100,000 entries', () => {
     const everyOrg = await timed(root, {});
     expect(everyOrg.body.data[0].message).toBe('Beta event 4');
 
-    const times = { first: first.ms, deep: deep.ms, filtered: filtered.ms, typed: typed.ms, everyOrg: everyOrg.ms };
+    const times = {
+      first: first.ms,
+      deep: deep.ms,
+      filtered: filtered.ms,
+      typed: typed.ms,
+      everyOrg: everyOrg.ms,
+    };
     process.stdout.write(`activity feed at 100k entries (ms): ${JSON.stringify(times)}\n`);
     for (const ms of Object.values(times)) expect(ms).toBeLessThan(2_000);
   });

@@ -40,7 +40,10 @@ function monthKey(column: SQL | typeof creditLedger.createdAt): SQL<string> {
 const tenantOrgIds = sql`(select ${organizations.id} from ${organizations} where not ${organizations.isPlatform})`;
 
 export async function countTenantOrganizations(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(organizations).where(eq(organizations.isPlatform, false));
+  const [row] = await db
+    .select({ n: count() })
+    .from(organizations)
+    .where(eq(organizations.isPlatform, false));
   return row?.n ?? 0;
 }
 
@@ -103,7 +106,11 @@ export async function revenueByMonth(db: Db, from: Date): Promise<Map<string, nu
 }
 
 /** Credits spent by the interview product, per month (usage rows are negative deltas). */
-export async function creditUseByMonth(db: Db, organizationId: string, from: Date): Promise<Map<string, number>> {
+export async function creditUseByMonth(
+  db: Db,
+  organizationId: string,
+  from: Date,
+): Promise<Map<string, number>> {
   const month = monthKey(creditLedger.createdAt);
   const rows = await db
     .select({ month, n: sql<string | number>`-sum(${creditLedger.delta})` })
@@ -147,7 +154,10 @@ export async function latestValidUntil(db: Db, organizationId: string): Promise<
     .select({ at: sql<string | Date | null>`max(${subscriptions.validUntil})` })
     .from(subscriptions)
     .where(
-      and(eq(subscriptions.organizationId, organizationId), eq(subscriptions.status, SUBSCRIPTION_STATUS_ACTIVE)),
+      and(
+        eq(subscriptions.organizationId, organizationId),
+        eq(subscriptions.status, SUBSCRIPTION_STATUS_ACTIVE),
+      ),
     );
   return row?.at ? new Date(row.at) : null;
 }

@@ -56,7 +56,12 @@ beforeAll(async () => {
   const recruiter = await createRole(ctx, t1.organizationId, 'Recruiter', { positions: ['READ'] });
   await createTenant(ctx, 'Tenant One Rec', { organizationId: t1.organizationId, roleId: recruiter });
   const t2 = await createOrganizationDirect(ctx, 'Tenant Two');
-  await createUserDirect(ctx, { email: 't2@example.com', roleId: adminRole, organizationId: t2, isActive: false });
+  await createUserDirect(ctx, {
+    email: 't2@example.com',
+    roleId: adminRole,
+    organizationId: t2,
+    isActive: false,
+  });
   t3 = await createTenant(ctx, 'Tenant Three');
 
   // Subscriptions in force now: T1's current one and T3's current one (not T3's future one, not T2's lapsed one).
@@ -90,10 +95,24 @@ beforeAll(async () => {
   await addLedger(ctx, t2, 3, 'adjustment', thisMonth);
 
   // Payments: this month 118000 (manual, CREATED) + 59000 - 9000 refund (CAPTURED) = 168000; FAILED and REFUNDED do not count.
-  await addPayment(ctx, t1.organizationId, { amountPaise: 118_000, status: 'CREATED', paymentDate: thisMonth });
-  await addPayment(ctx, t2, { amountPaise: 59_000, status: 'CAPTURED', paymentDate: thisMonth, refundPaise: 9_000 });
+  await addPayment(ctx, t1.organizationId, {
+    amountPaise: 118_000,
+    status: 'CREATED',
+    paymentDate: thisMonth,
+  });
+  await addPayment(ctx, t2, {
+    amountPaise: 59_000,
+    status: 'CAPTURED',
+    paymentDate: thisMonth,
+    refundPaise: 9_000,
+  });
   await addPayment(ctx, t2, { amountPaise: 100_000, status: 'FAILED', paymentDate: thisMonth });
-  await addPayment(ctx, t2, { amountPaise: 70_000, status: 'REFUNDED', paymentDate: thisMonth, refundPaise: 70_000 });
+  await addPayment(ctx, t2, {
+    amountPaise: 70_000,
+    status: 'REFUNDED',
+    paymentDate: thisMonth,
+    refundPaise: 70_000,
+  });
   await addPayment(ctx, t3.organizationId, { amountPaise: 20_000, paymentDate: lastMonth });
   await addPayment(ctx, t3.organizationId, { amountPaise: 30_000, paymentDate: null, createdAt: elevenAgo });
   await addPayment(ctx, t3.organizationId, { amountPaise: 99_999, paymentDate: twelveAgo });
@@ -150,7 +169,11 @@ describe('GET /api/auth/dashboard for super_admin', () => {
   });
 
   it('charts revenue for the last 12 months, oldest first', () => {
-    expect(data.series).toMatchObject({ kind: 'revenue', title: messages.dashboard.revenueByMonth, format: 'paise' });
+    expect(data.series).toMatchObject({
+      kind: 'revenue',
+      title: messages.dashboard.revenueByMonth,
+      format: 'paise',
+    });
     const points = data.series.points;
     expect(points).toHaveLength(DASHBOARD_MONTHS);
     expect(points[11]).toEqual({ month: monthKey(now), value: 168_000 });
@@ -160,9 +183,16 @@ describe('GET /api/auth/dashboard for super_admin', () => {
   });
 
   it('lists the latest activity of every organization, newest first', () => {
-    expect(data.recentActivity.map((a) => a.message)).toEqual(
-      ['Event 11', 'Event 10', 'Event 9', 'Event 8', 'Event 7', 'Event 6', 'Event 5', 'Event 4'],
-    );
+    expect(data.recentActivity.map((a) => a.message)).toEqual([
+      'Event 11',
+      'Event 10',
+      'Event 9',
+      'Event 8',
+      'Event 7',
+      'Event 6',
+      'Event 5',
+      'Event 4',
+    ]);
   });
 });
 
@@ -204,7 +234,10 @@ describe('GET /api/auth/dashboard for a tenant', () => {
 
   it('needs Dashboard READ', async () => {
     const role = await createRole(ctx, t3.organizationId, 'No Home', { positions: ['READ'] });
-    const user = await createTenant(ctx, 'Tenant Three Nohome', { organizationId: t3.organizationId, roleId: role });
+    const user = await createTenant(ctx, 'Tenant Three Nohome', {
+      organizationId: t3.organizationId,
+      roleId: role,
+    });
     expect((await user.session.get('/api/auth/dashboard')).statusCode).toBe(403);
   });
 });

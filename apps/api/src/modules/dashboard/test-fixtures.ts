@@ -100,7 +100,13 @@ export async function addSubscription(
 export async function addPayment(
   ctx: TestContext,
   organizationId: string,
-  options: { amountPaise: number; status?: string; paymentDate?: Date | null; createdAt?: Date; refundPaise?: number },
+  options: {
+    amountPaise: number;
+    status?: string;
+    paymentDate?: Date | null;
+    createdAt?: Date;
+    refundPaise?: number;
+  },
 ): Promise<string> {
   const [row] = await ctx.database.db
     .insert(payments)

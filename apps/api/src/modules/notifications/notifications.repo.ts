@@ -88,7 +88,9 @@ export async function listNotificationRows(
       .offset((filter.page - 1) * filter.pageSize),
     db
       .select({
-        total: filter.unreadOnly ? sql<number>`count(*) filter (where ${notifications.readAt} is null)` : count(),
+        total: filter.unreadOnly
+          ? sql<number>`count(*) filter (where ${notifications.readAt} is null)`
+          : count(),
         unread: sql<number>`count(*) filter (where ${notifications.readAt} is null)`,
       })
       .from(notifications)
@@ -106,7 +108,12 @@ export async function countUnread(db: Db, userId: string): Promise<number> {
 }
 
 /** Marks one of the user's own notifications read (keeps the first read time); null if not theirs. */
-export async function markNotificationRead(db: Db, userId: string, id: string, now: Date): Promise<NotificationRow | null> {
+export async function markNotificationRead(
+  db: Db,
+  userId: string,
+  id: string,
+  now: Date,
+): Promise<NotificationRow | null> {
   const [row] = await db
     .update(notifications)
     .set({ readAt: sql`coalesce(${notifications.readAt}, ${now})` })
@@ -134,7 +141,10 @@ export interface SubscriptionNoticeCandidate {
   dedupeKey: string;
 }
 
-export function subscriptionDedupeKey(kind: SubscriptionNoticeCandidate['kind'], subscriptionId: string): string {
+export function subscriptionDedupeKey(
+  kind: SubscriptionNoticeCandidate['kind'],
+  subscriptionId: string,
+): string {
   return `${kind === 'subscription_expired' ? 'expired' : 'expiring'}:${subscriptionId}`;
 }
 

@@ -11,7 +11,12 @@ import {
 } from '@portal/shared';
 import { access, requireAuth } from '../../plugins/access.js';
 import { defaultSweeperOptions, noticeSweeper } from './notice-sweeper.js';
-import { listOwnNotifications, markAllOwnRead, markOwnRead, ownUnreadCount } from './notifications.service.js';
+import {
+  listOwnNotifications,
+  markAllOwnRead,
+  markOwnRead,
+  ownUnreadCount,
+} from './notifications.service.js';
 
 const tags = ['notifications'];
 

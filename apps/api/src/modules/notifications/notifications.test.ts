@@ -60,15 +60,24 @@ describe('own notifications', () => {
     const body = res.json();
     expect(body.meta).toEqual({ page: 1, pageSize: 10, total: 3, unreadCount: 3 });
     expect(body.data.map((n: { title: string }) => n.title)).toEqual(['Payment 2', 'Payment 1', 'Payment 0']);
-    expect(body.data[0]).toMatchObject({ kind: 'payment_verified', body: 'Body 2', link: '/dashboard', read: false });
+    expect(body.data[0]).toMatchObject({
+      kind: 'payment_verified',
+      body: 'Body 2',
+      link: '/dashboard',
+      read: false,
+    });
 
     const betaList = (await beta.session.get('/api/auth/notifications')).json();
     expect(betaList.data.map((n: { title: string }) => n.title)).toEqual(['Beta payment']);
-    expect((await beta.session.get('/api/auth/notifications/unread-count')).json().data).toEqual({ count: 1 });
+    expect((await beta.session.get('/api/auth/notifications/unread-count')).json().data).toEqual({
+      count: 1,
+    });
   });
 
   it('pages', async () => {
-    const body = (await alpha.session.get('/api/auth/notifications', { query: { page: '2', pageSize: '2' } })).json();
+    const body = (
+      await alpha.session.get('/api/auth/notifications', { query: { page: '2', pageSize: '2' } })
+    ).json();
     expect(body.meta).toMatchObject({ page: 2, pageSize: 2, total: 3 });
     expect(body.data.map((n: { title: string }) => n.title)).toEqual(['Payment 0']);
   });
@@ -90,11 +99,15 @@ describe('own notifications', () => {
     const [row] = await ctx.database.db.select().from(notifications).where(eq(notifications.id, list[0].id));
     expect(row!.readAt).toBeNull();
 
-    const unknown = await alpha.session.put('/api/auth/notifications/00000000-0000-4000-8000-000000000000/read');
+    const unknown = await alpha.session.put(
+      '/api/auth/notifications/00000000-0000-4000-8000-000000000000/read',
+    );
     expect(unknown.statusCode).toBe(404);
 
     expect((await alpha.session.get('/api/auth/notifications/unread-count')).json().data.count).toBe(2);
-    const unread = (await alpha.session.get('/api/auth/notifications', { query: { unreadOnly: 'true' } })).json();
+    const unread = (
+      await alpha.session.get('/api/auth/notifications', { query: { unreadOnly: 'true' } })
+    ).json();
     expect(unread.meta).toMatchObject({ total: 2, unreadCount: 2 });
     expect(unread.data.map((n: { title: string }) => n.title)).toEqual(['Payment 2', 'Payment 0']);
   });
@@ -126,7 +139,11 @@ describe('own notifications', () => {
       link: '/dashboard/support',
     });
     const list = (await root.get('/api/auth/notifications')).json();
-    expect(list.data[0]).toMatchObject({ kind: 'ticket_created', title: 'New ticket', link: '/dashboard/support' });
+    expect(list.data[0]).toMatchObject({
+      kind: 'ticket_created',
+      title: 'New ticket',
+      link: '/dashboard/support',
+    });
     expect((await alpha.session.get('/api/auth/notifications/unread-count')).json().data.count).toBe(0);
   });
 });
@@ -149,13 +166,19 @@ describe('sweepSubscriptionNotices', () => {
   beforeAll(async () => {
     const adminRole = await roleIdByName(ctx, SYSTEM_ROLES.admin);
     expiring = await createTenant(ctx, 'Expiring Org');
-    expiringSecondAdmin = (await createTenant(ctx, 'Expiring Two', { organizationId: expiring.organizationId })).userId;
+    expiringSecondAdmin = (
+      await createTenant(ctx, 'Expiring Two', { organizationId: expiring.organizationId })
+    ).userId;
     const inactive = await createTenant(ctx, 'Expiring Off', { organizationId: expiring.organizationId });
     inactiveAdmin = inactive.userId;
     await ctx.database.db.update(users).set({ isActive: false }).where(eq(users.id, inactiveAdmin));
     const memberRole = await createRole(ctx, expiring.organizationId, 'Recruiter', { positions: ['READ'] });
-    memberId = (await createTenant(ctx, 'Expiring Member', { organizationId: expiring.organizationId, roleId: memberRole }))
-      .userId;
+    memberId = (
+      await createTenant(ctx, 'Expiring Member', {
+        organizationId: expiring.organizationId,
+        roleId: memberRole,
+      })
+    ).userId;
     expect(adminRole).toBeTruthy();
     expiringSub = await addSubscription(ctx, expiring.organizationId, {
       validFrom: new Date(now.getTime() - 27 * DAY),
@@ -189,7 +212,9 @@ describe('sweepSubscriptionNotices', () => {
 
     // A cancelled subscription does not count as a renewal.
     cancelledLater = await createTenant(ctx, 'Cancelled Org');
-    await addSubscription(ctx, cancelledLater.organizationId, { validUntil: new Date(now.getTime() + 2 * DAY) });
+    await addSubscription(ctx, cancelledLater.organizationId, {
+      validUntil: new Date(now.getTime() + 2 * DAY),
+    });
     await addSubscription(ctx, cancelledLater.organizationId, {
       validUntil: new Date(now.getTime() + 60 * DAY),
       status: 'CANCELLED',
@@ -199,7 +224,9 @@ describe('sweepSubscriptionNotices', () => {
   it("tells each affected organization's active admins once, and nobody else", async () => {
     await sweepSubscriptionNotices(ctx.database.db, now);
     const expiringNotices = await noticesOf([expiring.userId, expiringSecondAdmin, inactiveAdmin, memberId]);
-    expect(expiringNotices.map((n) => n.userId).sort()).toEqual([expiring.userId, expiringSecondAdmin].sort());
+    expect(expiringNotices.map((n) => n.userId).sort()).toEqual(
+      [expiring.userId, expiringSecondAdmin].sort(),
+    );
     expect(expiringNotices.every((n) => n.kind === 'subscription_expiring')).toBe(true);
     expect(expiringNotices[0]).toMatchObject({
       dedupeKey: `expiring:${expiringSub}`,
@@ -216,7 +243,9 @@ describe('sweepSubscriptionNotices', () => {
       title: messages.notifications.expiredTitle,
     });
     expect(await noticesOf([healthy.userId, renewed.userId])).toHaveLength(0);
-    expect((await noticesOf([endedByHand.userId])).map((n) => n.dedupeKey)).toEqual([`expired:${endedByHandSub}`]);
+    expect((await noticesOf([endedByHand.userId])).map((n) => n.dedupeKey)).toEqual([
+      `expired:${endedByHandSub}`,
+    ]);
     expect((await noticesOf([cancelledLater.userId])).map((n) => n.kind)).toEqual(['subscription_expiring']);
     expect(await noticesOf([ctx.adminId])).toEqual(
       expect.not.arrayContaining([expect.objectContaining({ kind: 'subscription_expiring' })]),
@@ -227,7 +256,10 @@ describe('sweepSubscriptionNotices', () => {
     const count = async () => (await ctx.database.db.select().from(notifications)).length;
     const before = await count();
     await sweepSubscriptionNotices(ctx.database.db, now);
-    await Promise.all([sweepSubscriptionNotices(ctx.database.db, now), sweepSubscriptionNotices(ctx.database.db, now)]);
+    await Promise.all([
+      sweepSubscriptionNotices(ctx.database.db, now),
+      sweepSubscriptionNotices(ctx.database.db, now),
+    ]);
     expect(await count()).toBe(before);
   });
 

@@ -47,7 +47,10 @@ const sortColumns: Record<PositionFilter['sort'], SQL | PgColumn> = {
   createdAt: positions.createdAt,
 };
 
-export async function listPositions(db: Db, filter: PositionFilter): Promise<{ items: Position[]; total: number }> {
+export async function listPositions(
+  db: Db,
+  filter: PositionFilter,
+): Promise<{ items: Position[]; total: number }> {
   const pattern = filter.search ? `%${escapeLike(filter.search)}%` : undefined;
   const where = and(
     filter.organizationId ? eq(positions.organizationId, filter.organizationId) : undefined,
@@ -86,7 +89,9 @@ export async function findPosition(
     .select(columns)
     .from(positions)
     .innerJoin(organizations, eq(organizations.id, positions.organizationId))
-    .where(and(eq(positions.id, id), organizationId ? eq(positions.organizationId, organizationId) : undefined))
+    .where(
+      and(eq(positions.id, id), organizationId ? eq(positions.organizationId, organizationId) : undefined),
+    )
     .limit(1);
   const [row] = lock ? await query.for('update', { of: positions }) : await query;
   return row ? toPositionDto(row) : null;
@@ -99,7 +104,10 @@ export async function organizationExists(db: Db, id: string): Promise<boolean> {
 
 export async function insertPosition(
   db: Db,
-  values: Pick<typeof positions.$inferInsert, 'organizationId' | 'title' | 'department' | 'location' | 'openings' | 'createdBy'>,
+  values: Pick<
+    typeof positions.$inferInsert,
+    'organizationId' | 'title' | 'department' | 'location' | 'openings' | 'createdBy'
+  >,
 ): Promise<string> {
   const [row] = await db.insert(positions).values(values).returning({ id: positions.id });
   return row!.id;
@@ -108,7 +116,12 @@ export async function insertPosition(
 export async function updatePosition(
   db: Db,
   id: string,
-  values: Partial<Pick<typeof positions.$inferInsert, 'title' | 'department' | 'location' | 'openings' | 'status' | 'closedAt'>>,
+  values: Partial<
+    Pick<
+      typeof positions.$inferInsert,
+      'title' | 'department' | 'location' | 'openings' | 'status' | 'closedAt'
+    >
+  >,
 ): Promise<void> {
   await db
     .update(positions)

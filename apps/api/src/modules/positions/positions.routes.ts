@@ -78,7 +78,12 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await service.updatePosition(app.db, requireAuth(request), request.params.id, request.body);
+      const data = await service.updatePosition(
+        app.db,
+        requireAuth(request),
+        request.params.id,
+        request.body,
+      );
       return { success: true as const, data };
     },
   );

@@ -15,7 +15,8 @@ const text = messages.positions;
 
 export async function listPositions(db: Db, auth: AuthContext, query: PositionListQuery) {
   const scope = tenantScope(auth);
-  if (scope && query.organizationId && query.organizationId !== scope) throw notFound(text.organizationNotFound);
+  if (scope && query.organizationId && query.organizationId !== scope)
+    throw notFound(text.organizationNotFound);
   return repo.listPositions(db, {
     organizationId: scope ?? query.organizationId ?? null,
     search: query.search || undefined,
@@ -108,7 +109,8 @@ export async function setPositionStatus(
 ): Promise<Position> {
   await db.transaction(async (tx) => {
     const current = await visiblePosition(tx, auth, id, true);
-    if (current.status === status) throw conflict(status === 'Closed' ? text.alreadyClosed : text.alreadyOpen);
+    if (current.status === status)
+      throw conflict(status === 'Closed' ? text.alreadyClosed : text.alreadyOpen);
     await repo.updatePosition(tx, id, { status, closedAt: status === 'Closed' ? new Date() : null });
     await recordActivity(tx, {
       organizationId: current.organizationId,

@@ -33,7 +33,12 @@ describe('POST /api/auth/positions', () => {
     const res = await alpha.session.post('/api/auth/positions', valid);
     expect(res.statusCode).toBe(201);
     const data = res.json().data;
-    expect(data).toMatchObject({ ...valid, status: 'Open', closedAt: null, organizationId: alpha.organizationId });
+    expect(data).toMatchObject({
+      ...valid,
+      status: 'Open',
+      closedAt: null,
+      organizationId: alpha.organizationId,
+    });
     const [row] = await ctx.database.db.select().from(positions).where(eq(positions.id, data.id));
     expect(row).toMatchObject({ ...valid, organizationId: alpha.organizationId, createdBy: alpha.userId });
     const entries = await ctx.database.db
@@ -80,14 +85,21 @@ describe('POST /api/auth/positions', () => {
 
   it("answers 404 when a tenant names another tenant's organization, and creates nothing", async () => {
     const before = await positionCount(beta.organizationId);
-    const res = await alpha.session.post('/api/auth/positions', { ...valid, organizationId: beta.organizationId });
+    const res = await alpha.session.post('/api/auth/positions', {
+      ...valid,
+      organizationId: beta.organizationId,
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(messages.positions.organizationNotFound);
     expect(await positionCount(beta.organizationId)).toBe(before);
   });
 
   it('lets super_admin create for any organization, and 404s an unknown one', async () => {
-    const res = await root.post('/api/auth/positions', { ...valid, title: 'QA Lead', organizationId: beta.organizationId });
+    const res = await root.post('/api/auth/positions', {
+      ...valid,
+      title: 'QA Lead',
+      organizationId: beta.organizationId,
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().data.organizationId).toBe(beta.organizationId);
     const unknown = await root.post('/api/auth/positions', {
@@ -159,7 +171,9 @@ describe('GET /api/auth/positions', () => {
     expect(page2.data.map((p: { title: string }) => p.title)).toEqual(['Support Agent']);
 
     const byOpenings = (
-      await scoped.session.get('/api/auth/positions', { query: { sort: 'openings', order: 'desc', pageSize: '1' } })
+      await scoped.session.get('/api/auth/positions', {
+        query: { sort: 'openings', order: 'desc', pageSize: '1' },
+      })
     ).json();
     expect(byOpenings.data[0].title).toBe('Support Agent');
   });
@@ -167,15 +181,19 @@ describe('GET /api/auth/positions', () => {
   it('lets super_admin see every organization or narrow to one', async () => {
     const all = (await root.get('/api/auth/positions', { query: { pageSize: '100' } })).json();
     const orgs = new Set(all.data.map((p: { organizationId: string }) => p.organizationId));
-    expect(orgs.has(alpha.organizationId) && orgs.has(beta.organizationId) && orgs.has(scoped.organizationId)).toBe(
-      true,
-    );
-    const one = (await root.get('/api/auth/positions', { query: { organizationId: scoped.organizationId } })).json();
+    expect(
+      orgs.has(alpha.organizationId) && orgs.has(beta.organizationId) && orgs.has(scoped.organizationId),
+    ).toBe(true);
+    const one = (
+      await root.get('/api/auth/positions', { query: { organizationId: scoped.organizationId } })
+    ).json();
     expect(one.meta.total).toBe(4);
   });
 
   it("answers 404 when a tenant filters on another tenant's organization", async () => {
-    const res = await alpha.session.get('/api/auth/positions', { query: { organizationId: beta.organizationId } });
+    const res = await alpha.session.get('/api/auth/positions', {
+      query: { organizationId: beta.organizationId },
+    });
     expect(res.statusCode).toBe(404);
   });
 });
@@ -258,13 +276,18 @@ describe('PUT /api/auth/positions/:id, close and reopen', () => {
 
 describe('Position Management permissions', () => {
   it('needs READ to list, CREATE to create and UPDATE to edit or close', async () => {
-    const readerRole = await createRole(ctx, alpha.organizationId, 'Position Reader', { positions: ['READ'] });
+    const readerRole = await createRole(ctx, alpha.organizationId, 'Position Reader', {
+      positions: ['READ'],
+    });
     const reader = await createTenant(ctx, 'Alpha Reader', {
       organizationId: alpha.organizationId,
       roleId: readerRole,
     });
     const noneRole = await createRole(ctx, alpha.organizationId, 'No Positions', { dashboard: ['READ'] });
-    const none = await createTenant(ctx, 'Alpha None', { organizationId: alpha.organizationId, roleId: noneRole });
+    const none = await createTenant(ctx, 'Alpha None', {
+      organizationId: alpha.organizationId,
+      roleId: noneRole,
+    });
     const id = (await alpha.session.post('/api/auth/positions', valid)).json().data.id;
     const before = await positionCount();
 

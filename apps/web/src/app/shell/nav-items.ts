@@ -1,4 +1,4 @@
-import type { FeatureKey, Scope } from '@portal/shared';
+import { messages, type FeatureKey, type Scope } from '@portal/shared';
 
 export interface NavItem {
   label: string;
@@ -15,4 +15,7 @@ export interface NavItem {
  * Feature pages in the sidebar, below SPEC.md's fixed entries. Each feature adds its own line;
  * a page appears here only once it exists.
  */
-export const featureNavItems: NavItem[] = [];
+export const featureNavItems: NavItem[] = [
+  { label: messages.positions.title, path: 'positions', feature: 'positions', scope: 'READ' },
+  { label: messages.activity.title, path: 'activity', feature: 'dashboard', scope: 'READ' },
+];

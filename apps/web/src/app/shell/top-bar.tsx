@@ -16,6 +16,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { messages } from '@portal/shared';
 import { useAuth } from '../../features/auth/auth-context';
+import { NotificationsBell } from '../../features/notifications/components/notifications-bell';
 import { useRoutePrefix } from '../use-route-prefix';
 import { roleInitials, userMenuFor } from './user-menu-items';
 
@@ -61,7 +62,7 @@ export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
           {messages.shell.dashboard}
         </Button>
         <Box sx={{ flexGrow: 1 }} />
-        {/* The notifications bell (features/notifications) sits here. */}
+        <NotificationsBell />
         <Tooltip title={user ? `${user.username} (${roleName})` : 'Guest'}>
           <IconButton
             aria-label="Open user menu"

@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'react';
+import {
+  Alert,
+  Box,
+  CircularProgress,
+  FormControl,
+  InputAdornment,
+  InputLabel,
+  MenuItem,
+  Paper,
+  Select,
+  Stack,
+  TablePagination,
+  TextField,
+} from '@mui/material';
+import SearchIcon from '@mui/icons-material/Search';
+import {
+  ACTIVITY_TYPES,
+  activityTypeLabels,
+  ADMIN_USER_PAGE_SIZES,
+  DEFAULT_PAGE_SIZE,
+  messages,
+  type ActivityType,
+} from '@portal/shared';
+import { PageHeader } from '../../../components/page-header';
+import { extractErrorMessage } from '../../../lib/error-message';
+import { usePermission } from '../../auth/use-permission';
+import { useActivities } from '../api/get-activities';
+import { ActivityFeedList } from '../components/activity-feed-list';
+
+const SEARCH_DEBOUNCE_MS = 300;
+const ALL = 'all';
+
+/** {prefix}/activity: the full, paginated activity feed (DECISIONS.md). */
+export function ActivityPage() {
+  const canRead = usePermission('dashboard', 'READ');
+  const [type, setType] = useState<ActivityType | typeof ALL>(ALL);
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const feed = useActivities(
+    { page: page + 1, pageSize, type: type === ALL ? undefined : type, search: search || undefined },
+    { enabled: canRead },
+  );
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch(searchInput.trim());
+      setPage(0);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchInput]);
+
+  if (!canRead) {
+    return (
+      <Box>
+        <PageHeader title={messages.activity.title} />
+        <Alert severity="error">{messages.http.forbidden}</Alert>
+      </Box>
+    );
+  }
+
+  return (
+    <Box>
+      <PageHeader title={messages.activity.title} />
+      <Paper variant="outlined">
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ p: 2 }}>
+          <FormControl size="small" sx={{ minWidth: 180 }}>
+            <InputLabel id="activity-type-label">Type</InputLabel>
+            <Select
+              labelId="activity-type-label"
+              label="Type"
+              value={type}
+              onChange={(event) => {
+                setType(event.target.value as ActivityType | typeof ALL);
+                setPage(0);
+              }}
+            >
+              <MenuItem value={ALL}>All types</MenuItem>
+              {ACTIVITY_TYPES.map((t) => (
+                <MenuItem key={t} value={t}>
+                  {activityTypeLabels[t]}
+                </MenuItem>
+              ))}
+            </Select>
+          </FormControl>
+          <TextField
+            size="small"
+            value={searchInput}
+            onChange={(event) => setSearchInput(event.target.value)}
+            placeholder="Search activities..."
+            sx={{ width: { xs: '100%', sm: 320 } }}
+            slotProps={{
+              htmlInput: { 'aria-label': 'Search activities' },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+        </Stack>
+        {feed.isError && (
+          <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
+            {extractErrorMessage(feed.error, messages.activity.loadFailed)}
+          </Alert>
+        )}
+        {feed.isPending ? (
+          <Box sx={{ p: 3, textAlign: 'center' }}>
+            <CircularProgress size={24} aria-label={messages.common.loading} />
+          </Box>
+        ) : (
+          <ActivityFeedList items={feed.data?.data ?? []} />
+        )}
+        <TablePagination
+          component="div"
+          count={feed.data?.meta.total ?? 0}
+          page={page}
+          onPageChange={(_, next) => setPage(next)}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={[...ADMIN_USER_PAGE_SIZES]}
+          onRowsPerPageChange={(event) => {
+            setPageSize(Number(event.target.value));
+            setPage(0);
+          }}
+        />
+      </Paper>
+    </Box>
+  );
+}

@@ -1,0 +1,212 @@
+import { render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FEATURES, formatRupees, messages, statLabels, type Dashboard, type User } from '@portal/shared';
+import { HomePage } from './home-page';
+
+const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
+vi.mock('../../../lib/api-client', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
+  api: apiMock,
+}));
+const auth = vi.hoisted(() => ({ user: null as User | null }));
+vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
+
+function user(roleName: string, dashboard: boolean): User {
+  return {
+    id: 'u1',
+    username: 'asha',
+    email: 'asha@example.test',
+    fullName: 'Asha Rao',
+    mobileNo: null,
+    enabled: true,
+    isActive: true,
+    isSubscription: true,
+    client: 'Acme',
+    roleId: 'r1',
+    role: {
+      id: 'r1',
+      name: roleName,
+      isSystem: false,
+      permissions: dashboard
+        ? [
+            {
+              id: 'p',
+              featureId: FEATURES.dashboard.id,
+              featureName: FEATURES.dashboard.name,
+              permissionScopes: ['READ'],
+            },
+          ]
+        : [],
+    },
+    organizationId: 'o1',
+    isAdmin: false,
+    inviteStatus: 'accepted',
+    profileImage: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+  };
+}
+
+const months = Array.from({ length: 12 }, (_, i) => {
+  const d = new Date(Date.UTC(2024, 6 + i, 1));
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+});
+
+const platform: Dashboard = {
+  welcomeMessage: 'Welcome back, Super Administrator',
+  scope: 'platform',
+  stats: [
+    { key: 'organizations', label: statLabels.organizations, format: 'count', value: 4 },
+    { key: 'activeAdmins', label: statLabels.activeAdmins, format: 'count', value: 12 },
+    { key: 'activeSubscriptions', label: statLabels.activeSubscriptions, format: 'count', value: 3 },
+    { key: 'creditsSoldThisMonth', label: statLabels.creditsSoldThisMonth, format: 'count', value: 1500 },
+    { key: 'revenueThisMonth', label: statLabels.revenueThisMonth, format: 'paise', value: 16_800_000 },
+    { key: 'openTickets', label: statLabels.openTickets, format: 'count', value: 2 },
+  ],
+  series: {
+    kind: 'revenue',
+    title: messages.dashboard.revenueByMonth,
+    format: 'paise',
+    points: months.map((month, i) => ({ month, value: i === 11 ? 16_800_000 : i === 10 ? 2_000_000 : 0 })),
+  },
+  recentActivity: [
+    {
+      id: 'a1',
+      type: 'created',
+      message: 'Position "Backend Engineer" created (2 openings)',
+      entityType: 'position',
+      entityId: 'p1',
+      organizationId: 'o1',
+      actorUserId: 'u1',
+      actorName: 'Asha Rao',
+      date: '2025-06-01T08:30:00.000Z',
+    },
+    {
+      id: 'a2',
+      type: 'deleted',
+      message: 'Role "Temp" deleted',
+      entityType: 'role',
+      entityId: 'r9',
+      organizationId: 'o1',
+      actorUserId: null,
+      actorName: null,
+      date: '2025-05-31T08:30:00.000Z',
+    },
+  ],
+};
+
+function renderHome() {
+  const router = createMemoryRouter(
+    [
+      { path: '/dashboard', element: <HomePage /> },
+      { path: '/dashboard/activity', element: <p>feed</p> },
+    ],
+    { initialEntries: ['/dashboard'] },
+  );
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  auth.user = user('super_admin', true);
+  apiMock.get.mockImplementation(async (path: string) => {
+    if (path === '/auth/dashboard') return { success: true, data: platform };
+    throw new Error(`unexpected ${path}`);
+  });
+});
+
+describe('HomePage', () => {
+  it('shows the welcome message and every stat card, money in rupees', async () => {
+    renderHome();
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Super Administrator' })).toBeTruthy();
+    const cards = within(screen.getByRole('list', { name: 'Statistics' })).getAllByRole('listitem');
+    expect(cards.map((c) => c.textContent)).toEqual([
+      'Organizations4',
+      'Active admins12',
+      'Active subscriptions3',
+      'Credits sold this month1,500',
+      `Revenue this month${formatRupees(16_800_000)}`,
+      'Open tickets2',
+    ]);
+    expect(formatRupees(16_800_000)).toBe('₹1,68,000.00');
+  });
+
+  it('draws one labelled bar per month, with the figures as a table for screen readers', async () => {
+    renderHome();
+    const chart = await screen.findByRole('img', { name: messages.dashboard.revenueByMonth });
+    const bars = chart.querySelectorAll('rect[data-month]');
+    expect(bars).toHaveLength(12);
+    const last = bars[11]!;
+    expect(last.querySelector('title')?.textContent).toBe(`Jun 2025: ${formatRupees(16_800_000)}`);
+    expect(Number(last.getAttribute('height'))).toBeGreaterThan(Number(bars[10]!.getAttribute('height')));
+    expect(Number(bars[0]!.getAttribute('height'))).toBe(0);
+    const table = screen.getByRole('table', { hidden: true });
+    expect(within(table).getAllByRole('row', { hidden: true })).toHaveLength(13);
+  });
+
+  it('lists recent activity with type, message, date and a link to the full feed', async () => {
+    renderHome();
+    const list = await screen.findByRole('list', { name: messages.activity.title });
+    const items = within(list).getAllByRole('listitem');
+    expect(items[0]!.textContent).toContain('Created');
+    expect(items[0]!.textContent).toContain('Position "Backend Engineer" created (2 openings)');
+    expect(items[0]!.textContent).toContain('Asha Rao');
+    expect(items[0]!.querySelector('time')?.getAttribute('datetime')).toBe('2025-06-01T08:30:00.000Z');
+    expect(items[1]!.textContent).toContain('Deleted');
+    expect(screen.getByRole('link', { name: 'View all' }).getAttribute('href')).toBe('/dashboard/activity');
+  });
+
+  it("shows a tenant's cards, 'No subscription' without a date, and the empty activity text", async () => {
+    auth.user = user('admin', true);
+    apiMock.get.mockResolvedValue({
+      success: true,
+      data: {
+        welcomeMessage: 'Welcome back, Asha Rao',
+        scope: 'organization',
+        stats: [
+          { key: 'creditsLeft', label: statLabels.creditsLeft, format: 'count', value: 94 },
+          { key: 'validUntil', label: statLabels.validUntil, format: 'date', value: null },
+          { key: 'openTickets', label: statLabels.openTickets, format: 'count', value: 0 },
+        ],
+        series: {
+          kind: 'creditUsage',
+          title: messages.dashboard.creditUseByMonth,
+          format: 'count',
+          points: months.map((month) => ({ month, value: 0 })),
+        },
+        recentActivity: [],
+      } satisfies Dashboard,
+    });
+    renderHome();
+    expect(await screen.findByText(messages.activity.empty)).toBeTruthy();
+    const cards = within(screen.getByRole('list', { name: 'Statistics' })).getAllByRole('listitem');
+    expect(cards.map((c) => c.textContent)).toEqual([
+      'Credits left94',
+      `Valid until${messages.dashboard.noValidUntil}`,
+      'Open tickets0',
+    ]);
+    expect(screen.getByRole('img', { name: messages.dashboard.creditUseByMonth })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'View all' })).toBeNull();
+  });
+
+  it('shows the server message when the dashboard cannot be loaded', async () => {
+    const { ApiError } = await import('../../../lib/api-client');
+    apiMock.get.mockRejectedValue(new ApiError(500, 'Something went wrong on our side. Please try again.'));
+    renderHome();
+    expect(await screen.findByText('Something went wrong on our side. Please try again.')).toBeTruthy();
+  });
+
+  it('only welcomes a user without Dashboard READ, and asks the server nothing', async () => {
+    auth.user = user('Recruiter', false);
+    renderHome();
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Asha Rao' })).toBeTruthy();
+    expect(apiMock.get).not.toHaveBeenCalled();
+  });
+});
