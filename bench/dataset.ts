@@ -7,7 +7,7 @@ import type { Db } from '../apps/api/src/db/client.js';
  */
 export async function createOrganizations(db: Db, count: number) {
   await db.execute(
-    sql`insert into organizations (name) select 'Bench Org ' || g from generate_series(1, ${count}) g`,
+    sql`insert into organizations (name) select 'Bench Org ' || g from generate_series(1, ${count}::int) g`,
   );
 }
 
@@ -21,9 +21,9 @@ export async function growUsers(
       from organizations where not is_platform
     ), c as (select count(*) as total from o)
     insert into users (organization_id, role_id, username, email, full_name, client, is_active, password_hash, created_at)
-    select o.id, ${options.roleId}, 'bench' || g, 'bench' || g || '@bench.test', 'Bench User ' || g, o.name, true,
+    select o.id, ${options.roleId}::uuid, 'bench' || g, 'bench' || g || '@bench.test', 'Bench User ' || g, o.name, true,
            ${options.passwordHash}, now() - (g || ' seconds')::interval
-    from generate_series(${options.from}, ${options.to}) g
+    from generate_series(${options.from}::int, ${options.to}::int) g
     cross join c
     join o on o.n = g % c.total`);
   await db.execute(sql`analyze users`);
@@ -36,6 +36,6 @@ export async function growActivity(db: Db, count: number) {
     ), c as (select count(*) as total from o)
     insert into activity_entries (organization_id, action, entity_type, message, created_at)
     select o.id, 'updated', 'user', 'Bench activity ' || g, now() - (g || ' seconds')::interval
-    from generate_series(1, ${count}) g cross join c join o on o.n = g % c.total`);
+    from generate_series(1, ${count}::int) g cross join c join o on o.n = g % c.total`);
   await db.execute(sql`analyze activity_entries`);
 }
