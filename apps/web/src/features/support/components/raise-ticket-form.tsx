@@ -38,7 +38,7 @@ function TicketView({ ticket, onNew }: { ticket: Ticket; onNew: () => void }) {
         fullWidth
         slotProps={{ htmlInput: { readOnly: true } }}
       />
-      <Typography variant="body2">
+      <Typography variant="body2" component="div">
         {messages.support.attachmentLabel}:{' '}
         {ticket.file ? (
           <Link href={ticket.file} target="_blank" rel="noopener" download={ticket.name}>
