@@ -58,6 +58,25 @@ export const dashboardChildren: RouteObject[] = [
     path: 'support',
     lazy: () => import('../features/support/routes/support-page').then((m) => ({ Component: m.SupportPage })),
   },
+  {
+    path: 'subscription',
+    lazy: () =>
+      import('../features/billing/routes/subscription-page').then((m) => ({ Component: m.SubscriptionPage })),
+  },
+  {
+    path: 'usermanagement/subscription',
+    lazy: () =>
+      import('../features/billing/routes/subscription-page').then((m) => ({ Component: m.SubscriptionPage })),
+  },
+  {
+    path: 'manualPayment',
+    lazy: () =>
+      import('../features/billing/routes/manual-payment-page').then((m) => ({ Component: m.ManualPaymentPage })),
+  },
+  {
+    path: 'billing',
+    lazy: () => import('../features/billing/routes/billing-page').then((m) => ({ Component: m.BillingPage })),
+  },
 ];
 
 const authChildren: RouteObject[] = [

@@ -18,4 +18,5 @@ export interface NavItem {
 export const featureNavItems: NavItem[] = [
   { label: messages.positions.title, path: 'positions', feature: 'positions', scope: 'READ' },
   { label: messages.activity.title, path: 'activity', feature: 'dashboard', scope: 'READ' },
+  { label: 'Billing', path: 'billing', feature: 'subscriptions', scope: 'READ', tenantOnly: true },
 ];

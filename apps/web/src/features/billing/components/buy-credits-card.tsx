@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useSnackbar } from 'notistack';
+import {
+  computeAmounts,
+  DEFAULT_GST_RATE_BP,
+  formatRupees,
+  MAX_ORDER_CREDITS,
+  messages,
+  PLATFORM_PRICE_PER_CREDIT_PAISE,
+  type PaymentOrder,
+  type VerifyPaymentBody,
+} from '@portal/shared';
+import { extractErrorMessage } from '../../../lib/error-message';
+import { useCreateOrder } from '../api/create-order';
+import { useVerifyPayment } from '../api/verify-payment';
+import { labels } from '../labels';
+import { openRazorpayCheckout } from './razorpay-checkout';
+import { SandboxCheckoutDialog } from './sandbox-checkout-dialog';
+
+/** Buy credits online: order (priced on the server) → checkout → verify → the balance rises. */
+export function BuyCreditsCard() {
+  const { enqueueSnackbar, closeSnackbar } = useSnackbar();
+  const createOrder = useCreateOrder();
+  const verify = useVerifyPayment();
+  const [credits, setCredits] = useState('10');
+  const [sandboxOrder, setSandboxOrder] = useState<PaymentOrder | null>(null);
+
+  const count = Number(credits);
+  const valid = Number.isInteger(count) && count >= 1 && count <= MAX_ORDER_CREDITS;
+  const quote = valid
+    ? computeAmounts({ credits: count, pricePerCreditPaise: PLATFORM_PRICE_PER_CREDIT_PAISE, taxRateBp: DEFAULT_GST_RATE_BP })
+    : null;
+
+  const verifyPaid = async (payment: VerifyPaymentBody) => {
+    setSandboxOrder(null);
+    const pending = enqueueSnackbar(messages.payment.verifying, { variant: 'info', persist: true });
+    try {
+      await verify.mutateAsync(payment);
+      enqueueSnackbar(messages.payment.verified, { variant: 'success' });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.fallback.verifyPayment), { variant: 'error' });
+    } finally {
+      closeSnackbar(pending);
+    }
+  };
+
+  const buy = async () => {
+    let created;
+    try {
+      created = await createOrder.mutateAsync(count);
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.fallback.createPaymentOrder), { variant: 'error' });
+      return;
+    }
+    enqueueSnackbar(created.message, { variant: 'success' });
+    if (created.checkout.provider === 'sandbox') {
+      setSandboxOrder(created.order);
+      return;
+    }
+    try {
+      const payment = await openRazorpayCheckout(created.order, created.checkout);
+      if (payment) await verifyPaid(payment);
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.fallback.verifyPayment), { variant: 'error' });
+    }
+  };
+
+  return (
+    <Paper sx={{ p: 3, height: '100%' }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+        {labels.buyCredits}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        {formatRupees(PLATFORM_PRICE_PER_CREDIT_PAISE)} {labels.pricePerCreditNote}
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+        <TextField
+          label={labels.creditsToBuy}
+          type="number"
+          value={credits}
+          onChange={(e) => setCredits(e.target.value)}
+          error={!valid}
+          slotProps={{ htmlInput: { min: 1, max: MAX_ORDER_CREDITS, step: 1 } }}
+          sx={{ maxWidth: 180 }}
+        />
+        <Typography aria-live="polite">
+          {labels.total}: <strong>{quote ? formatRupees(quote.grandTotalPaise) : '—'}</strong>
+        </Typography>
+        <Button variant="contained" onClick={buy} disabled={!valid || createOrder.isPending || verify.isPending}>
+          {verify.isPending ? messages.payment.verifying : labels.buyCredits}
+        </Button>
+      </Stack>
+      {sandboxOrder && (
+        <SandboxCheckoutDialog order={sandboxOrder} onPaid={verifyPaid} onClose={() => setSandboxOrder(null)} />
+      )}
+    </Paper>
+  );
+}

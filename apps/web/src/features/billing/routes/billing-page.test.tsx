@@ -1,0 +1,207 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FEATURES, messages, storageKeys, type PermissionEntry, type User } from '@portal/shared';
+import { ApiError } from '../../../lib/api-client';
+import { ORG_ID, renderAt } from '../test-utils';
+import { BillingPage } from './billing-page';
+
+const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
+vi.mock('../../../lib/api-client', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
+  api: apiMock,
+}));
+const auth = vi.hoisted(() => ({ user: null as User | null }));
+vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
+
+function tenantAdmin(scopes: ('READ' | 'CREATE')[]): User {
+  const entry: PermissionEntry = {
+    id: 'p1',
+    featureId: FEATURES.subscriptions.id,
+    featureName: FEATURES.subscriptions.name,
+    permissionScopes: scopes,
+  };
+  return {
+    id: 'u1',
+    username: 'tenant',
+    email: 'tenant@acme.test',
+    fullName: null,
+    mobileNo: null,
+    enabled: true,
+    isActive: true,
+    isSubscription: true,
+    client: 'Acme',
+    roleId: 'r1',
+    role: { id: 'r1', name: 'admin', isSystem: true, permissions: [entry] },
+    organizationId: ORG_ID,
+    isAdmin: true,
+    inviteStatus: 'accepted',
+    profileImage: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+  };
+}
+
+let balance = 12;
+const order = {
+  id: 'o1',
+  organizationId: ORG_ID,
+  provider: 'sandbox',
+  providerOrderId: 'order_ABCDEFGHIJKLMN',
+  credits: 5,
+  amountPaise: 59_000,
+  currency: 'INR',
+  receipt: 'rcpt_1',
+  status: 'order_created',
+  paymentId: null,
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
+const checkout = {
+  razorpay_order_id: order.providerOrderId,
+  razorpay_payment_id: 'pay_ABCDEFGHIJKLMN',
+  razorpay_signature: 'f'.repeat(64),
+};
+
+function serve() {
+  apiMock.get.mockImplementation(async (path: string) => {
+    if (path === '/auth/credits')
+      return {
+        success: true,
+        data: {
+          organizationId: ORG_ID,
+          balance,
+          subscription: {
+            status: 'ACTIVE',
+            billingCycle: 'MONTHLY',
+            totalInterviewCredits: 10,
+            validUntil: '2030-02-01T00:00:00.000Z',
+            grandTotalAmountPaise: 118_000,
+          },
+          entries: [],
+        },
+      };
+    if (path === '/auth/credits/ledger')
+      return {
+        success: true,
+        data: [
+          { id: 'l1', delta: 10, reason: 'subscription', reference: null, note: null, subscriptionId: null, paymentId: null, createdAt: '2025-01-01T00:00:00.000Z' },
+          { id: 'l2', delta: -1, reason: 'usage', reference: 'interview-7', note: null, subscriptionId: null, paymentId: null, createdAt: '2025-01-02T00:00:00.000Z' },
+        ],
+        meta: { page: 1, pageSize: 10, total: 2 },
+      };
+    if (path === '/auth/api-keys')
+      return {
+        success: true,
+        data: [{ id: 'k1', organizationId: ORG_ID, name: 'Bot', prefix: 'icp_abcdefgh', createdAt: '2025-01-01T00:00:00.000Z', lastUsedAt: null, revokedAt: null }],
+        meta: { page: 1, pageSize: 100, total: 1 },
+      };
+    throw new ApiError(404, 'Not found');
+  });
+  apiMock.post.mockImplementation(async (path: string, body: Record<string, unknown>) => {
+    if (path === '/admin/payment/order')
+      return {
+        success: true,
+        data: {
+          status: 'order_created',
+          message: messages.payment.orderCreated,
+          order: { ...order, credits: body.credits },
+          checkout: { provider: 'sandbox', keyId: null, name: 'Portal', description: 'Credits', currency: 'INR' },
+        },
+      };
+    if (path === '/admin/payment/sandbox/pay') return { success: true, data: checkout };
+    if (path === '/admin/payment/verify') {
+      balance += 5;
+      return {
+        success: true,
+        data: {
+          status: 'payment_verified',
+          message: messages.payment.verified,
+          order: { ...order, status: 'payment_verified' },
+          payment: { providerPaymentId: checkout.razorpay_payment_id },
+          creditBalance: balance,
+        },
+      };
+    }
+    if (path === '/auth/api-keys')
+      return { success: true, data: { id: 'k2', organizationId: ORG_ID, name: body.name, prefix: 'icp_newkey00', key: 'icp_newkey0000secret', createdAt: '2025-01-03T00:00:00.000Z', lastUsedAt: null, revokedAt: null } };
+    throw new ApiError(404, 'Not found');
+  });
+}
+
+function renderPage() {
+  return renderAt(<BillingPage />, { route: '/dashboard/billing', path: '/dashboard/billing' });
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  localStorage.clear();
+  balance = 12;
+  auth.user = tenantAdmin(['READ', 'CREATE']);
+  serve();
+});
+
+describe('billing page', () => {
+  it('shows the balance, the subscription, the ledger and the API keys', async () => {
+    renderPage();
+    expect((await screen.findByTestId('credit-balance')).textContent).toBe('12');
+    expect(screen.getByText(/ACTIVE · MONTHLY · 10 credits/)).toBeTruthy();
+    const ledger = await screen.findByRole('table', { name: 'Credit history' });
+    expect(within(ledger).getByText('interview-7')).toBeTruthy();
+    expect(within(ledger).getByText('-1')).toBeTruthy();
+    const keys = await screen.findByRole('table', { name: 'API keys' });
+    expect(within(keys).getByText('icp_abcdefgh…')).toBeTruthy();
+  });
+
+  it('buys credits through the sandbox checkout: order → pay → verify → the balance rises', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByTestId('credit-balance');
+    const count = screen.getByRole('spinbutton', { name: 'Credits to buy' });
+    await user.clear(count);
+    await user.type(count, '5');
+    expect(screen.getByText('₹590.00')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Buy credits' }));
+    expect(await screen.findByText(messages.payment.orderCreated)).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: 'Test checkout' });
+    await user.click(within(dialog).getByRole('button', { name: /Pay/ }));
+    expect(await screen.findByText(messages.payment.verified)).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('credit-balance').textContent).toBe('17'));
+
+    expect(apiMock.post).toHaveBeenCalledWith('/admin/payment/order', { credits: 5 });
+    expect(apiMock.post).toHaveBeenCalledWith('/admin/payment/sandbox/pay', {
+      razorpay_order_id: order.providerOrderId,
+      cardNumber: '4111111111111111',
+    });
+    expect(apiMock.post).toHaveBeenCalledWith('/admin/payment/verify', checkout);
+    expect(localStorage.getItem(storageKeys.paymentId)).toBe(checkout.razorpay_payment_id);
+  });
+
+  it('shows the fallback when the order fails', async () => {
+    const user = userEvent.setup();
+    apiMock.post.mockRejectedValueOnce(new ApiError(502, '', {}));
+    renderPage();
+    await screen.findByTestId('credit-balance');
+    await user.click(screen.getByRole('button', { name: 'Buy credits' }));
+    expect(await screen.findByText(messages.fallback.createPaymentOrder)).toBeTruthy();
+  });
+
+  it('creates an API key and shows it once', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByRole('table', { name: 'API keys' });
+    await user.type(screen.getByRole('textbox', { name: 'Key name' }), 'Interview bot');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Your new API key' });
+    expect((within(dialog).getByRole('textbox') as HTMLInputElement).value).toBe('icp_newkey0000secret');
+    expect(apiMock.post).toHaveBeenCalledWith('/auth/api-keys', { name: 'Interview bot' });
+  });
+
+  it('a reader sees no buy button and cannot manage keys', async () => {
+    auth.user = tenantAdmin(['READ']);
+    renderPage();
+    await screen.findByTestId('credit-balance');
+    expect(screen.queryByRole('button', { name: 'Buy credits' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Create key' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Revoke/ })).toBeNull();
+  });
+});

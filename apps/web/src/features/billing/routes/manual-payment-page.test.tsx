@@ -1,0 +1,141 @@
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { computeAmounts, IDEMPOTENCY_HEADER, messages, storageKeys } from '@portal/shared';
+import { ApiError } from '../../../lib/api-client';
+import { ORG_ID, pendingUser, renderAt } from '../test-utils';
+import { ManualPaymentPage } from './manual-payment-page';
+
+const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
+vi.mock('../../../lib/api-client', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
+  api: apiMock,
+}));
+
+const amounts = computeAmounts({ credits: 20, pricePerCreditPaise: 25_000, taxRateBp: 1800 });
+const terms = {
+  totalInterviewCredits: 20,
+  interviewCreditsPricePaise: 25_000,
+  taxRateBp: 1800,
+  subTotalPaise: amounts.subTotalPaise,
+  totalAmountPaise: amounts.totalAmountPaise,
+  taxAmountPaise: amounts.taxAmountPaise,
+  grandTotalAmountPaise: amounts.grandTotalPaise,
+  demoTrials: 3,
+};
+
+function store() {
+  sessionStorage.setItem(storageKeys.pendingUserData, JSON.stringify(pendingUser));
+  sessionStorage.setItem(
+    storageKeys.subscriptionData,
+    JSON.stringify({ organizationId: ORG_ID, terms, pricePerCredit: 250, gstPercent: 18 }),
+  );
+}
+
+function renderPage() {
+  return renderAt(<ManualPaymentPage />, {
+    route: '/dashboard/manualPayment',
+    path: '/dashboard/manualPayment',
+    others: ['/dashboard/subscription', '/dashboard/usermanagement'],
+  });
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  sessionStorage.clear();
+});
+afterEach(() => vi.useRealTimers());
+
+describe('manual payment', () => {
+  it('shows the calculation and the user information', () => {
+    store();
+    renderPage();
+    const calc = screen.getByRole('table', { name: 'Payment calculation' });
+    expect(calc.textContent).toContain('₹5,000.00');
+    expect(calc.textContent).toContain('₹900.00');
+    expect(calc.textContent).toContain('₹5,900.00');
+    expect(calc.textContent).toContain('3 trials');
+    const info = screen.getByRole('table', { name: 'User information' });
+    for (const text of ['acme.admin', 'admin@acme.test', '9876543210', 'Acme Hiring']) {
+      expect(info.textContent).toContain(text);
+    }
+    expect(screen.getByRole('link', { name: /Back/ }).getAttribute('href')).toBe(
+      '/dashboard/usermanagement/subscription',
+    );
+    expect((screen.getByRole('combobox', { name: 'Payment method' }) as HTMLElement).textContent).toBe('Bank Transfer');
+    const date = screen.getByLabelText('Payment date') as HTMLInputElement;
+    expect(date.value).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('needs a transaction id', async () => {
+    store();
+    const user = userEvent.setup();
+    renderPage();
+    await user.type(screen.getByRole('textbox', { name: /Transaction ID/ }), '   ');
+    await user.click(screen.getByRole('button', { name: messages.payment.submit }));
+    expect(await screen.findByText(messages.payment.transactionIdRequired)).toBeTruthy();
+    expect(apiMock.post).not.toHaveBeenCalled();
+  });
+
+  it('submits user, subscription and payment in one call, then clears the data and returns to the list', async () => {
+    store();
+    apiMock.post.mockResolvedValue({ success: true, data: {} });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { router } = renderPage();
+    await user.type(screen.getByRole('textbox', { name: /Transaction ID/ }), '  UTR-778899 ');
+    await user.click(screen.getByRole('combobox', { name: 'Payment method' }));
+    await user.click(screen.getByRole('option', { name: 'UPI' }));
+    await user.type(screen.getByRole('textbox', { name: 'Remarks' }), 'Paid in full');
+    await user.click(screen.getByRole('button', { name: messages.payment.submit }));
+    expect(await screen.findByText(messages.payment.created)).toBeTruthy();
+
+    const [path, body, options] = apiMock.post.mock.calls[0]!;
+    expect(path).toBe('/auth/onboarding');
+    expect(body.user).toMatchObject({ username: 'acme.admin', organizationId: ORG_ID });
+    expect(body.subscription).toMatchObject({ totalInterviewCredits: 20, grandTotalAmountPaise: 590_000, demoTrials: 3 });
+    expect(body.payment).toMatchObject({ transactionId: 'UTR-778899', paymentMethod: 'upi', remarks: 'Paid in full' });
+    expect(options.headers[IDEMPOTENCY_HEADER]).toBeTruthy();
+    expect(sessionStorage.getItem(storageKeys.subscriptionData)).toBeNull();
+    expect(sessionStorage.getItem(storageKeys.pendingUserData)).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(1_500));
+    expect(router.state.location.pathname).toBe('/dashboard/usermanagement');
+  });
+
+  it('shows the server message or the SPEC fallback on failure', async () => {
+    store();
+    const user = userEvent.setup();
+    apiMock.post.mockRejectedValueOnce(
+      new ApiError(409, '', { success: false, message: messages.billing.duplicateTransaction }),
+    );
+    apiMock.post.mockRejectedValueOnce(new ApiError(500, '', {}));
+    renderPage();
+    await user.type(screen.getByRole('textbox', { name: /Transaction ID/ }), 'T-1');
+    await user.click(screen.getByRole('button', { name: messages.payment.submit }));
+    expect(await screen.findByText(messages.billing.duplicateTransaction)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: messages.payment.submit }));
+    expect(await screen.findByText(messages.payment.failed)).toBeTruthy();
+    // The same submission retried reuses its key.
+    const keys = apiMock.post.mock.calls.map((c) => c[2].headers[IDEMPOTENCY_HEADER]);
+    expect(keys[0]).toBe(keys[1]);
+  });
+
+  it('without stored data: the no-data message, then the subscription page', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { router } = renderPage();
+    expect((await screen.findAllByText(messages.payment.noData)).length).toBeGreaterThan(0);
+    await act(() => vi.advanceTimersByTimeAsync(1_500));
+    expect(router.state.location.pathname).toBe('/dashboard/subscription');
+  });
+
+  it('unreadable data: the load error, and submitting says the data is missing', async () => {
+    sessionStorage.setItem(storageKeys.subscriptionData, '{"organizationId":1');
+    const user = userEvent.setup();
+    renderPage();
+    expect((await screen.findAllByText(messages.payment.loadError)).length).toBeGreaterThan(0);
+    await user.type(screen.getByRole('textbox', { name: /Transaction ID/ }), 'T-2');
+    await user.click(screen.getByRole('button', { name: messages.payment.submit }));
+    expect(await screen.findByText(messages.payment.missingData)).toBeTruthy();
+    expect(apiMock.post).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,254 @@
+import { useEffect, useState } from 'react';
+import {
+  Alert,
+  Button,
+  Grid,
+  MenuItem,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { useSnackbar } from 'notistack';
+import { z } from 'zod';
+import {
+  DEFAULT_PAYMENT_METHOD,
+  formatRupees,
+  manualPaymentInputSchema,
+  messages,
+  PAYMENT_METHODS,
+  REDIRECT_AFTER_SAVE_MS,
+} from '@portal/shared';
+import { PageHeader } from '../../../components/page-header';
+import { extractErrorMessage } from '../../../lib/error-message';
+import { useRoutePrefix } from '../../../app/use-route-prefix';
+import { useOnboard } from '../api/onboard';
+import { labels, paymentMethodLabels, trialLabel } from '../labels';
+import {
+  clearHandoff,
+  readPendingUser,
+  readSubscriptionData,
+  type PendingUser,
+  type SubscriptionData,
+} from '../utils/handoff';
+import { useIdempotencyKey } from '../utils/use-idempotency-key';
+
+const SUBSCRIPTION_PAGE = '/dashboard/usermanagement/subscription';
+const USER_MANAGEMENT = '/dashboard/usermanagement';
+
+const formSchema = manualPaymentInputSchema.extend({
+  paymentMethod: z.enum(PAYMENT_METHODS),
+  remarks: z.string().max(1000),
+});
+type FormValues = z.infer<typeof formSchema>;
+
+/** Today in the browser's time zone, as the date input wants it (YYYY-MM-DD). */
+function today(): string {
+  const d = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+type Loaded = { status: 'ok'; user: PendingUser; subscription: SubscriptionData } | { status: 'missing' | 'invalid' };
+
+function load(): Loaded {
+  const subscription = readSubscriptionData();
+  if (subscription.status !== 'ok') return { status: subscription.status };
+  const user = readPendingUser();
+  if (user.status !== 'ok') return { status: user.status };
+  return { status: 'ok', user: user.data, subscription: subscription.data };
+}
+
+/**
+ * Manual Payment Processing ({prefix}/manualPayment): records the payment received outside the
+ * portal and creates the user, subscription and payment record in one server transaction.
+ */
+export function ManualPaymentPage() {
+  const prefix = useRoutePrefix();
+  const navigate = useNavigate();
+  const { enqueueSnackbar } = useSnackbar();
+  const onboard = useOnboard();
+  const idempotency = useIdempotencyKey();
+  const [loaded] = useState(load);
+
+  useEffect(() => {
+    if (loaded.status === 'missing') {
+      enqueueSnackbar(messages.payment.noData, { variant: 'error' });
+      const timer = setTimeout(() => navigate(`${prefix}/subscription`), REDIRECT_AFTER_SAVE_MS);
+      return () => clearTimeout(timer);
+    }
+    if (loaded.status === 'invalid') enqueueSnackbar(messages.payment.loadError, { variant: 'error' });
+    return undefined;
+  }, [loaded.status, enqueueSnackbar, navigate, prefix]);
+
+  const { control, register, handleSubmit, formState } = useForm<FormValues>({
+    resolver: zodResolver(formSchema),
+    defaultValues: { transactionId: '', paymentMethod: DEFAULT_PAYMENT_METHOD, paymentDate: today(), remarks: '' },
+  });
+
+  const submit = handleSubmit(async (form) => {
+    if (loaded.status !== 'ok') {
+      enqueueSnackbar(messages.payment.missingData, { variant: 'error' });
+      return;
+    }
+    const { user, subscription } = loaded;
+    const body = {
+      user: {
+        username: user.username,
+        email: user.email,
+        mobileNo: user.mobileNo,
+        client: user.client,
+        organizationId: subscription.organizationId,
+        ...(user.roleId ? { roleId: user.roleId } : {}),
+        ...(user.fullName ? { fullName: user.fullName } : {}),
+      },
+      subscription: subscription.terms,
+      payment: {
+        transactionId: form.transactionId.trim(),
+        paymentMethod: form.paymentMethod,
+        paymentDate: form.paymentDate,
+        remarks: form.remarks.trim(),
+      },
+    };
+    try {
+      await onboard.mutateAsync({ body, idempotencyKey: idempotency.keyFor(body) });
+      idempotency.settle();
+      enqueueSnackbar(messages.payment.created, { variant: 'success' });
+      clearHandoff();
+      setTimeout(() => navigate(USER_MANAGEMENT), REDIRECT_AFTER_SAVE_MS);
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.payment.failed), { variant: 'error' });
+    }
+  });
+
+  const busy = onboard.isPending || onboard.isSuccess;
+  const rows: [string, string][] =
+    loaded.status === 'ok'
+      ? [
+          [labels.credits, String(loaded.subscription.terms.totalInterviewCredits)],
+          [labels.pricePerCredit, formatRupees(loaded.subscription.terms.interviewCreditsPricePaise)],
+          [labels.gstPercent, `${loaded.subscription.gstPercent}%`],
+          [labels.amount, formatRupees(loaded.subscription.terms.totalAmountPaise)],
+          [labels.gstAmount, formatRupees(loaded.subscription.terms.taxAmountPaise ?? 0)],
+          [labels.total, formatRupees(loaded.subscription.terms.grandTotalAmountPaise)],
+          [labels.demoCredits, trialLabel(loaded.subscription.terms.demoTrials)],
+        ]
+      : [];
+  const userRows: [string, string][] =
+    loaded.status === 'ok'
+      ? [
+          [labels.username, loaded.user.username],
+          [labels.email, loaded.user.email],
+          [labels.mobileNumber, loaded.user.mobileNo],
+          [labels.companyName, loaded.user.client],
+        ]
+      : [];
+
+  return (
+    <>
+      <PageHeader title={messages.subscription.manualPayment} backTo={SUBSCRIPTION_PAGE} backLabel={labels.back} />
+      {loaded.status !== 'ok' && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {loaded.status === 'missing' ? messages.payment.noData : messages.payment.loadError}
+        </Alert>
+      )}
+      <Grid container spacing={3}>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <Paper sx={{ p: 3, height: '100%' }}>
+            <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+              {labels.paymentCalculation}
+            </Typography>
+            <SummaryTable rows={rows} label={labels.paymentCalculation} />
+          </Paper>
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <Paper sx={{ p: 3, height: '100%' }}>
+            <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+              {labels.userInformation}
+            </Typography>
+            <SummaryTable rows={userRows} label={labels.userInformation} />
+          </Paper>
+        </Grid>
+        <Grid size={12}>
+          <Paper component="form" noValidate onSubmit={submit} sx={{ p: 3 }}>
+            <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
+              {labels.paymentDetails}
+            </Typography>
+            <Grid container spacing={2}>
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <TextField
+                  {...register('transactionId')}
+                  label={labels.transactionId}
+                  required
+                  fullWidth
+                  error={!!formState.errors.transactionId}
+                  helperText={formState.errors.transactionId?.message}
+                />
+              </Grid>
+              <Grid size={{ xs: 12, sm: 3 }}>
+                <Controller
+                  control={control}
+                  name="paymentMethod"
+                  render={({ field }) => (
+                    <TextField {...field} select label={labels.paymentMethod} fullWidth>
+                      {PAYMENT_METHODS.map((m) => (
+                        <MenuItem key={m} value={m}>
+                          {paymentMethodLabels[m]}
+                        </MenuItem>
+                      ))}
+                    </TextField>
+                  )}
+                />
+              </Grid>
+              <Grid size={{ xs: 12, sm: 3 }}>
+                <TextField
+                  {...register('paymentDate')}
+                  label={labels.paymentDate}
+                  type="date"
+                  fullWidth
+                  slotProps={{ inputLabel: { shrink: true } }}
+                  error={!!formState.errors.paymentDate}
+                />
+              </Grid>
+              <Grid size={12}>
+                <TextField {...register('remarks')} label={labels.remarks} fullWidth multiline minRows={2} />
+              </Grid>
+            </Grid>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 3 }}>
+              <Button type="submit" variant="contained" disabled={busy}>
+                {onboard.isPending ? messages.users.creating : messages.payment.submit}
+              </Button>
+              <Button variant="outlined" onClick={() => navigate(USER_MANAGEMENT)} disabled={onboard.isPending}>
+                {labels.cancel}
+              </Button>
+            </Stack>
+          </Paper>
+        </Grid>
+      </Grid>
+    </>
+  );
+}
+
+function SummaryTable({ rows, label }: { rows: [string, string][]; label: string }) {
+  return (
+    <Table size="small" aria-label={label}>
+      <TableBody>
+        {rows.map(([name, value]) => (
+          <TableRow key={name}>
+            <TableCell component="th" scope="row" sx={{ color: 'text.secondary' }}>
+              {name}
+            </TableCell>
+            <TableCell align="right">{value}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}

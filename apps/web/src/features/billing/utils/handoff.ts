@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { computeAmounts, storageKeys, subscriptionTermsSchema, type SubscriptionTerms } from '@portal/shared';
+
+/**
+ * Session-storage handoff between invite → subscription → manual payment (SPEC.md §3 "Pending user
+ * data", §4 "Manual payment flow"). Reads answer 'missing' (nothing stored) or 'invalid' (stored but
+ * unreadable) so each screen can show its own SPEC.md §8 message.
+ */
+export type Read<T> = { status: 'ok'; data: T } | { status: 'missing' } | { status: 'invalid' };
+
+const pendingUserSchema = z.object({
+  username: z.string().min(1),
+  email: z.string().min(1),
+  mobileNo: z.string().default(''),
+  client: z.string().default(''),
+  organizationId: z.string().optional(),
+  roleId: z.string().optional(),
+  fullName: z.string().nullish(),
+});
+export type PendingUser = z.output<typeof pendingUserSchema>;
+
+/** What the subscription page hands to the manual payment page. */
+const subscriptionDataSchema = z.object({
+  organizationId: z.string().min(1),
+  terms: subscriptionTermsSchema,
+  /** As typed, for display. */
+  pricePerCredit: z.number(),
+  gstPercent: z.number(),
+});
+export type SubscriptionData = z.output<typeof subscriptionDataSchema>;
+
+function read<T>(key: string, schema: z.ZodType<T>): Read<T> {
+  let raw: string | null;
+  try {
+    raw = sessionStorage.getItem(key);
+  } catch {
+    return { status: 'invalid' };
+  }
+  if (raw === null || raw === '') return { status: 'missing' };
+  try {
+    const parsed = schema.safeParse(JSON.parse(raw));
+    return parsed.success ? { status: 'ok', data: parsed.data } : { status: 'invalid' };
+  } catch {
+    return { status: 'invalid' };
+  }
+}
+
+export function readPendingUser(): Read<PendingUser> {
+  return read(storageKeys.pendingUserData, pendingUserSchema);
+}
+
+export function readSubscriptionData(): Read<SubscriptionData> {
+  const result = read(storageKeys.subscriptionData, subscriptionDataSchema);
+  if (result.status !== 'ok') return result;
+  // Stored figures that no longer add up are as good as unreadable.
+  const { terms } = result.data;
+  const amounts = computeAmounts({
+    credits: terms.totalInterviewCredits,
+    pricePerCreditPaise: terms.interviewCreditsPricePaise,
+    taxRateBp: terms.taxRateBp,
+  });
+  return amounts.grandTotalPaise === terms.grandTotalAmountPaise ? result : { status: 'invalid' };
+}
+
+export function writeSubscriptionData(data: {
+  organizationId: string;
+  terms: SubscriptionTerms;
+  pricePerCredit: number;
+  gstPercent: number;
+}): void {
+  sessionStorage.setItem(storageKeys.subscriptionData, JSON.stringify(data));
+}
+
+export function clearHandoff(): void {
+  sessionStorage.removeItem(storageKeys.pendingUserData);
+  sessionStorage.removeItem(storageKeys.subscriptionData);
+}
