@@ -16,6 +16,11 @@ const SEED = 20_261_122;
 /** Tables whose rows a refused request may legitimately touch. */
 const VOLATILE_TABLES = new Set(['rate_limit_buckets', 'sessions', 'users']);
 
+/** `execute` answers differ by driver; both carry `rows`. */
+function rowsOf(result: unknown): unknown[] {
+  return (result as { rows: unknown[] }).rows;
+}
+
 let ctx: TestContext;
 let root: Session;
 let writeRoutes: RouteAccessRecord[];
@@ -34,7 +39,7 @@ beforeAll(async () => {
   const result = await ctx.database.db.execute(
     sql`select tablename from pg_tables where schemaname = 'public' and tablename not like '__drizzle%'`,
   );
-  tables = (result.rows as { tablename: string }[])
+  tables = (rowsOf(result) as { tablename: string }[])
     .map((r) => r.tablename)
     .filter((t) => !VOLATILE_TABLES.has(t));
 });
@@ -49,7 +54,7 @@ async function snapshot(): Promise<string> {
     )
     .join(' union all ');
   const result = await ctx.database.db.execute(sql.raw(query));
-  return (result.rows as { name: string; h: string }[]).map((r) => `${r.name}:${r.h}`).join(',');
+  return (rowsOf(result) as { name: string; h: string }[]).map((r) => `${r.name}:${r.h}`).join(',');
 }
 
 function concretePath(url: string): string {
