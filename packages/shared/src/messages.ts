@@ -112,6 +112,44 @@ export const messages = {
     inviteExpired: 'Invite expired',
     resendInvite: 'Resend invite',
     exportFailed: 'Failed to export users',
+    idColumn: '#Id',
+    nameColumn: 'Name',
+    productsColumn: 'Products',
+    emailColumn: 'Email',
+    roleColumn: 'Role',
+    statusColumn: 'Status',
+    actionColumn: 'Action',
+    active: 'Active',
+    inactive: 'Inactive',
+    edit: 'Edit',
+    view: 'View',
+    activate: 'Activate',
+    deactivate: 'Deactivate',
+    activateTitle: 'Activate User',
+    deactivateTitle: 'Deactivate User',
+    pageSize: 'Rows per page',
+    usernameLabel: 'Username',
+    emailLabel: 'Email',
+    contactLabel: 'Contact Number',
+    companyLabel: 'Company Name',
+    organizationLabel: 'Organization',
+    cancel: 'Cancel',
+    detailId: 'ID',
+    detailOrganizationId: 'Organization ID',
+    detailMobile: 'Mobile Number',
+    detailClient: 'Client',
+    detailRole: 'Role',
+    detailCreatedAt: 'Created At',
+    detailUpdatedAt: 'Updated At',
+    detailInvite: 'Invitation',
+    inviteAccepted: 'Accepted',
+    registerTitle: 'Register User',
+    registerSubtitle:
+      'Add a member to an organization with any of its roles. They receive an email link to set their password.',
+    sendInvitation: 'Send Invitation',
+    roleRequired: 'Please select a role.',
+    organizationRequired: 'Please select an organization.',
+    inviteHint: 'The new user receives an email link to set their own password.',
   },
   roles: {
     search: 'Search by role name or ID...',
@@ -402,6 +440,14 @@ export const messages = {
 
 export function roleInUse(count: number): string {
   return `This role is still assigned to ${count} user${count === 1 ? '' : 's'}. Reassign ${count === 1 ? 'that user' : 'those users'} before deleting it.`;
+}
+
+export function deactivateUserConfirm(username: string): string {
+  return `Are you sure you want to deactivate ${username}? They will be signed out and cannot sign in until activated.`;
+}
+
+export function activateUserConfirm(username: string): string {
+  return `Are you sure you want to activate ${username}? They will be able to sign in again.`;
 }
 
 export function subscriptionTitle(name: string, email: string): string {

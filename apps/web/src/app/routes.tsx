@@ -8,6 +8,25 @@ import { ProtectedLayout, PublicOnlyLayout } from './guard';
  */
 export const dashboardChildren: RouteObject[] = [
   {
+    path: 'usermanagement',
+    lazy: () =>
+      import('../features/users/routes/users-list-page').then((m) => ({ Component: m.UsersListPage })),
+  },
+  {
+    path: 'usermanagement/invite',
+    lazy: () =>
+      import('../features/users/routes/invite-user-page').then((m) => ({ Component: m.InviteUserPage })),
+  },
+  {
+    path: 'inviteuser',
+    lazy: () =>
+      import('../features/users/routes/invite-user-page').then((m) => ({ Component: m.InviteUserPage })),
+  },
+  {
+    path: 'register',
+    lazy: () => import('../features/users/routes/register-page').then((m) => ({ Component: m.RegisterPage })),
+  },
+  {
     index: true,
     lazy: () => import('../features/home/routes/home-page').then((m) => ({ Component: m.HomePage })),
   },
@@ -71,7 +90,9 @@ export const dashboardChildren: RouteObject[] = [
   {
     path: 'manualPayment',
     lazy: () =>
-      import('../features/billing/routes/manual-payment-page').then((m) => ({ Component: m.ManualPaymentPage })),
+      import('../features/billing/routes/manual-payment-page').then((m) => ({
+        Component: m.ManualPaymentPage,
+      })),
   },
   {
     path: 'billing',

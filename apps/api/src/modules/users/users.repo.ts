@@ -107,7 +107,11 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 /** `%term%` with LIKE's own wildcards taken literally; control characters (the separator) dropped. */
 function containsPattern(term: string): string {
-  const clean = term.replace(/[\u0000-\u001f]/g, '').toLowerCase();
+  // chr(31) separates the fields in userSearchText(); control characters cannot match across them.
+  const clean = [...term]
+    .filter((c) => c.charCodeAt(0) >= 32)
+    .join('')
+    .toLowerCase();
   return `%${clean.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

@@ -16,6 +16,8 @@ export interface NavItem {
  * a page appears here only once it exists.
  */
 export const featureNavItems: NavItem[] = [
+  { label: messages.users.title, path: 'usermanagement', feature: 'users', scope: 'READ' },
+  { label: messages.users.registerTitle, path: 'register', feature: 'users', scope: 'CREATE' },
   { label: messages.positions.title, path: 'positions', feature: 'positions', scope: 'READ' },
   { label: messages.activity.title, path: 'activity', feature: 'dashboard', scope: 'READ' },
   { label: 'Billing', path: 'billing', feature: 'subscriptions', scope: 'READ', tenantOnly: true },

@@ -1,0 +1,174 @@
+import { useEffect, useRef } from 'react';
+import { Alert, Box, Button, CircularProgress, InputAdornment, Paper, Stack, TextField } from '@mui/material';
+import { useForm } from 'react-hook-form';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useSnackbar } from 'notistack';
+import {
+  COUNTRY_CODE,
+  messages,
+  REDIRECT_AFTER_SAVE_MS,
+  REQUIRED_ROLE_TOAST_MS,
+  SYSTEM_ROLES,
+} from '@portal/shared';
+import { PageHeader } from '../../../components/page-header';
+import { useRoutePrefix } from '../../../app/use-route-prefix';
+import { extractErrorMessage } from '../../../lib/error-message';
+import { useAssignableRoles } from '../api/get-assignable-roles';
+import { useUser } from '../api/get-user';
+import { useUpdateUser } from '../api/update-user';
+import { firstInviteError, type InviteFormValues } from '../utils/invite-validation';
+import { savePendingUserData } from '../utils/pending-user';
+
+const EMPTY: InviteFormValues = { username: '', email: '', mobileNo: '', client: '' };
+
+/**
+ * Invite ({prefix}/inviteuser, alias {base}/usermanagement/invite) and edit (?edit={userId}).
+ * Create keeps the entered data as `pendingUserData` and continues on the subscription screen;
+ * edit saves directly. Rules are checked in SPEC.md §5 order, each failure an error toast.
+ */
+export function InviteUserPage() {
+  const prefix = useRoutePrefix();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const editId = searchParams.get('edit');
+  const editMode = !!editId;
+  const { enqueueSnackbar } = useSnackbar();
+  const listPath = `${prefix}/usermanagement`;
+
+  const roles = useAssignableRoles();
+  const adminRole = roles.data?.find((r) => r.name.toLowerCase() === SYSTEM_ROLES.admin) ?? null;
+  const editedUser = useUser(editId);
+  const updateUser = useUpdateUser();
+  const { register, handleSubmit, reset, formState } = useForm<InviteFormValues>({ defaultValues: EMPTY });
+  const saved = updateUser.isSuccess;
+
+  // SPEC.md §2: after a successful edit, back to the list after 1.5 s.
+  useEffect(() => {
+    if (!saved) return;
+    const timer = setTimeout(() => navigate(listPath), REDIRECT_AFTER_SAVE_MS);
+    return () => clearTimeout(timer);
+  }, [saved, navigate, listPath]);
+
+  // SPEC.md §5: no role named ADMIN means the form cannot proceed (toast for 5 s).
+  const warnedNoAdmin = useRef(false);
+  useEffect(() => {
+    if (warnedNoAdmin.current || roles.isPending || (roles.isSuccess && adminRole)) return;
+    warnedNoAdmin.current = true;
+    enqueueSnackbar(messages.users.adminRoleNotFound, {
+      variant: 'error',
+      autoHideDuration: REQUIRED_ROLE_TOAST_MS,
+    });
+  }, [roles.isPending, roles.isSuccess, adminRole, enqueueSnackbar]);
+
+  useEffect(() => {
+    const u = editedUser.data;
+    if (u)
+      reset({ username: u.username, email: u.email, mobileNo: u.mobileNo ?? '', client: u.client ?? '' });
+  }, [editedUser.data, reset]);
+
+  useEffect(() => {
+    if (editedUser.isError) {
+      enqueueSnackbar(extractErrorMessage(editedUser.error, messages.fallback.loadUserDetails), {
+        variant: 'error',
+      });
+    }
+  }, [editedUser.isError, editedUser.error, enqueueSnackbar]);
+
+  const submit = async (values: InviteFormValues) => {
+    const problem = firstInviteError(values, {
+      adminRoleId: adminRole?.id ?? null,
+      editMode,
+      userLoaded: !!editedUser.data,
+    });
+    if (problem) {
+      enqueueSnackbar(problem, { variant: 'error' });
+      return;
+    }
+    const data = {
+      username: values.username.trim(),
+      email: values.email.trim().toLowerCase(),
+      mobileNo: values.mobileNo.trim(),
+      client: values.client.trim(),
+    };
+    if (!editMode) {
+      const organizationId = crypto.randomUUID();
+      savePendingUserData({
+        ...data,
+        organizationId,
+        roleId: adminRole!.id,
+        isSubscription: false,
+        isActive: true,
+        createAsAdmin: true,
+      });
+      navigate(`${prefix}/subscription?organizationId=${encodeURIComponent(organizationId)}`);
+      return;
+    }
+    const user = editedUser.data!;
+    try {
+      await updateUser.mutateAsync({
+        id: user.id,
+        body: { username: data.username, email: user.email, mobileNo: data.mobileNo, client: data.client },
+      });
+      enqueueSnackbar(messages.users.updated, { variant: 'success' });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.fallback.updateUserScreen), { variant: 'error' });
+    }
+  };
+
+  const busy = formState.isSubmitting || updateUser.isPending || saved;
+  return (
+    <Box>
+      <PageHeader
+        title={editMode ? messages.users.editTitle : messages.users.addTitle}
+        subtitle={editMode ? undefined : messages.users.inviteHint}
+        backTo={listPath}
+        backLabel={messages.users.backToUserManagement}
+      />
+      <Paper variant="outlined" sx={{ p: 3, maxWidth: 640 }}>
+        {editMode && editedUser.isPending ? (
+          <Box sx={{ textAlign: 'center', py: 4 }}>
+            <CircularProgress aria-label={messages.common.loading} />
+          </Box>
+        ) : (
+          <Box component="form" noValidate onSubmit={handleSubmit(submit)}>
+            {editMode && editedUser.isError && (
+              <Alert severity="error" sx={{ mb: 2 }}>
+                {messages.users.userNotLoaded}
+              </Alert>
+            )}
+            <Stack spacing={2.5}>
+              <TextField label={messages.users.usernameLabel} autoComplete="off" {...register('username')} />
+              <TextField
+                label={messages.users.emailLabel}
+                type="email"
+                autoComplete="off"
+                disabled={editMode}
+                helperText={editMode ? messages.users.emailLocked : undefined}
+                {...register('email')}
+              />
+              <TextField
+                label={messages.users.contactLabel}
+                inputMode="numeric"
+                autoComplete="off"
+                slotProps={{
+                  input: { startAdornment: <InputAdornment position="start">{COUNTRY_CODE}</InputAdornment> },
+                  htmlInput: { maxLength: 10 },
+                }}
+                {...register('mobileNo')}
+              />
+              <TextField label={messages.users.companyLabel} autoComplete="off" {...register('client')} />
+              <Stack direction="row" spacing={1.5} sx={{ justifyContent: 'flex-end' }}>
+                <Button onClick={() => navigate(listPath)} disabled={busy}>
+                  {messages.users.cancel}
+                </Button>
+                <Button type="submit" variant="contained" disabled={busy}>
+                  {editMode ? messages.users.updateUser : messages.users.continueToSubscription}
+                </Button>
+              </Stack>
+            </Stack>
+          </Box>
+        )}
+      </Paper>
+    </Box>
+  );
+}

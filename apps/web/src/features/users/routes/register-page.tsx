@@ -1,0 +1,220 @@
+import { useEffect, useMemo, useState } from 'react';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  InputAdornment,
+  MenuItem,
+  Paper,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { useForm, useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { useSnackbar } from 'notistack';
+import { COUNTRY_CODE, messages, SYSTEM_ROLES, type OrganizationSummary } from '@portal/shared';
+import { PageHeader } from '../../../components/page-header';
+import { useRoutePrefix } from '../../../app/use-route-prefix';
+import { extractErrorMessage } from '../../../lib/error-message';
+import { useAuth } from '../../auth/auth-context';
+import { useCan } from '../../auth/use-permission';
+import { useAssignableRoles } from '../api/get-assignable-roles';
+import { useOrganizations } from '../api/get-organizations';
+import { useRegisterUser } from '../api/register-user';
+import { firstInviteError, type InviteFormValues } from '../utils/invite-validation';
+import { SEARCH_DEBOUNCE_MS } from '../utils/search';
+
+interface RegisterFormValues extends InviteFormValues {
+  organizationId: string;
+  roleId: string;
+}
+
+/**
+ * Register ({prefix}/register): a member of an existing organization with any role it can see,
+ * custom roles included (DECISIONS.md). The person receives an email link to set a password.
+ */
+export function RegisterPage() {
+  const prefix = useRoutePrefix();
+  const navigate = useNavigate();
+  const can = useCan();
+  const { user } = useAuth();
+  const { enqueueSnackbar } = useSnackbar();
+  const isSuperAdmin = user?.role.name === SYSTEM_ROLES.superAdmin;
+  const canCreate = can('users', 'CREATE');
+  const [orgInput, setOrgInput] = useState('');
+  const [orgSearch, setOrgSearch] = useState('');
+  const organizations = useOrganizations(orgSearch || undefined, { enabled: canCreate && isSuperAdmin });
+  const [selectedOrg, setSelectedOrg] = useState<OrganizationSummary | null>(null);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setOrgSearch(orgInput.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [orgInput]);
+  const { register, handleSubmit, control, setValue, reset, formState } = useForm<RegisterFormValues>({
+    defaultValues: {
+      username: '',
+      email: '',
+      mobileNo: '',
+      client: user?.client ?? '',
+      organizationId: isSuperAdmin ? '' : (user?.organizationId ?? ''),
+      roleId: '',
+    },
+  });
+  const organizationId = useWatch({ control, name: 'organizationId' });
+  const roleId = useWatch({ control, name: 'roleId' });
+  const roles = useAssignableRoles(isSuperAdmin ? organizationId || undefined : undefined, {
+    enabled: canCreate && !!organizationId,
+  });
+  const registerUser = useRegisterUser();
+
+  // super_admin is a platform role; it is offered only for the platform organization.
+  const roleOptions = useMemo(
+    () =>
+      (roles.data ?? []).filter(
+        (r) =>
+          (r.organizationId === null || r.organizationId === organizationId) &&
+          (r.name !== SYSTEM_ROLES.superAdmin || (isSuperAdmin && !!selectedOrg?.isPlatform)),
+      ),
+    [roles.data, organizationId, isSuperAdmin, selectedOrg],
+  );
+
+  // The company name follows the chosen organization until the user types their own.
+  useEffect(() => {
+    if (selectedOrg && !formState.dirtyFields.client) setValue('client', selectedOrg.name);
+  }, [selectedOrg, formState.dirtyFields.client, setValue]);
+
+  const submit = async (values: RegisterFormValues) => {
+    if (!values.organizationId) {
+      enqueueSnackbar(messages.users.organizationRequired, { variant: 'error' });
+      return;
+    }
+    const problem = firstInviteError(values, { adminRoleId: 'n/a', editMode: false, userLoaded: false });
+    if (problem) {
+      enqueueSnackbar(problem, { variant: 'error' });
+      return;
+    }
+    if (!values.roleId) {
+      enqueueSnackbar(messages.users.roleRequired, { variant: 'error' });
+      return;
+    }
+    try {
+      const created = await registerUser.mutateAsync({
+        username: values.username.trim(),
+        email: values.email.trim(),
+        mobileNo: values.mobileNo.trim(),
+        client: values.client.trim(),
+        organizationId: values.organizationId,
+        roleId: values.roleId,
+      });
+      enqueueSnackbar(`${messages.users.inviteSent}: ${created.email}`, { variant: 'success' });
+      reset({ ...values, username: '', email: '', mobileNo: '', roleId: '' });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.fallback.inviteUser), { variant: 'error' });
+    }
+  };
+
+  if (!canCreate) {
+    return (
+      <Box>
+        <PageHeader title={messages.users.registerTitle} />
+        <Alert severity="error">{messages.http.forbidden}</Alert>
+      </Box>
+    );
+  }
+
+  return (
+    <Box>
+      <PageHeader
+        title={messages.users.registerTitle}
+        subtitle={messages.users.registerSubtitle}
+        backTo={`${prefix}/usermanagement`}
+        backLabel={messages.users.backToUserManagement}
+      />
+      <Paper variant="outlined" sx={{ p: 3, maxWidth: 640 }}>
+        <Box component="form" noValidate onSubmit={handleSubmit(submit)}>
+          <Stack spacing={2.5}>
+            {isSuperAdmin ? (
+              <Autocomplete
+                options={organizations.data ?? []}
+                value={selectedOrg}
+                getOptionLabel={(o) => o.name}
+                isOptionEqualToValue={(a, b) => a.id === b.id}
+                filterOptions={(options) => options}
+                loading={organizations.isFetching}
+                inputValue={orgInput}
+                onInputChange={(_event, value) => setOrgInput(value)}
+                onChange={(_event, org) => {
+                  setSelectedOrg(org);
+                  setValue('organizationId', org?.id ?? '', { shouldDirty: true });
+                  setValue('roleId', '');
+                }}
+                renderInput={(params) => (
+                  <TextField
+                    {...params}
+                    label={messages.users.organizationLabel}
+                    error={organizations.isError}
+                    helperText={
+                      organizations.isError
+                        ? extractErrorMessage(organizations.error, messages.common.anErrorOccurred)
+                        : undefined
+                    }
+                  />
+                )}
+              />
+            ) : (
+              <TextField
+                label={messages.users.organizationLabel}
+                value={user?.client ?? user?.organizationId ?? ''}
+                disabled
+              />
+            )}
+            <TextField
+              select
+              label={messages.users.roleColumn}
+              value={roleId}
+              onChange={(event) => setValue('roleId', event.target.value, { shouldDirty: true })}
+              disabled={!organizationId}
+              helperText={
+                roles.isError ? extractErrorMessage(roles.error, messages.fallback.fetchRoles) : undefined
+              }
+              error={roles.isError}
+            >
+              {roleOptions.map((r) => (
+                <MenuItem key={r.id} value={r.id}>
+                  {r.name}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField label={messages.users.usernameLabel} autoComplete="off" {...register('username')} />
+            <TextField
+              label={messages.users.emailLabel}
+              type="email"
+              autoComplete="off"
+              {...register('email')}
+            />
+            <TextField
+              label={messages.users.contactLabel}
+              inputMode="numeric"
+              autoComplete="off"
+              slotProps={{
+                input: { startAdornment: <InputAdornment position="start">{COUNTRY_CODE}</InputAdornment> },
+                htmlInput: { maxLength: 10 },
+              }}
+              {...register('mobileNo')}
+            />
+            <TextField label={messages.users.companyLabel} autoComplete="off" {...register('client')} />
+            <Stack direction="row" spacing={1.5} sx={{ justifyContent: 'flex-end' }}>
+              <Button onClick={() => navigate(`${prefix}/usermanagement`)} disabled={registerUser.isPending}>
+                {messages.users.cancel}
+              </Button>
+              <Button type="submit" variant="contained" disabled={registerUser.isPending}>
+                {messages.users.sendInvitation}
+              </Button>
+            </Stack>
+          </Stack>
+        </Box>
+      </Paper>
+    </Box>
+  );
+}
