@@ -11,10 +11,12 @@ export interface SidePanelProps {
 
 export function SidePanel({ open, title, onClose, children }: SidePanelProps) {
   return (
+    // Above the app bar (which sits at drawer + 1), like any modal.
     <Drawer
       anchor="right"
       open={open}
       onClose={onClose}
+      sx={{ zIndex: (t) => t.zIndex.modal }}
       slotProps={{ paper: { sx: { width: { xs: '100%', sm: 420 } }, role: 'dialog', 'aria-label': title } }}
     >
       <Stack
