@@ -32,7 +32,8 @@ export const pendingUser = {
   mobileNo: '9876543210',
   client: 'Acme Hiring',
   organizationId: ORG_ID,
-  password: '********',
-  isSubscription: true,
+  roleId: '44444444-4444-4444-8444-444444444444',
+  isSubscription: false,
   isActive: true,
+  createAsAdmin: true,
 };

@@ -106,8 +106,7 @@ export function ManualPaymentPage() {
         mobileNo: user.mobileNo,
         client: user.client,
         organizationId: subscription.organizationId,
-        ...(user.roleId ? { roleId: user.roleId } : {}),
-        ...(user.fullName ? { fullName: user.fullName } : {}),
+        roleId: user.roleId,
       },
       subscription: subscription.terms,
       payment: {

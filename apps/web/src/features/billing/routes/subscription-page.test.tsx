@@ -88,6 +88,7 @@ describe('subscription configuration', () => {
         mobileNo: '9876543210',
         client: 'Acme Hiring',
         organizationId: ORG_ID,
+        roleId: pendingUser.roleId,
       },
       subscription: {
         totalInterviewCredits: 10,

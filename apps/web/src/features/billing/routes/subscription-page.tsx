@@ -81,8 +81,7 @@ export function SubscriptionPage() {
         mobileNo: u.mobileNo,
         client: u.client,
         organizationId,
-        ...(u.roleId ? { roleId: u.roleId } : {}),
-        ...(u.fullName ? { fullName: u.fullName } : {}),
+        roleId: u.roleId,
       },
       subscription: termsFromForm(form),
     };

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { computeAmounts, storageKeys, subscriptionTermsSchema, type SubscriptionTerms } from '@portal/shared';
+import {
+  computeAmounts,
+  pendingUserDataSchema,
+  storageKeys,
+  subscriptionTermsSchema,
+  type PendingUserData,
+  type SubscriptionTerms,
+} from '@portal/shared';
 
 /**
  * Session-storage handoff between invite → subscription → manual payment (SPEC.md §3 "Pending user
@@ -8,16 +15,7 @@ import { computeAmounts, storageKeys, subscriptionTermsSchema, type Subscription
  */
 export type Read<T> = { status: 'ok'; data: T } | { status: 'missing' } | { status: 'invalid' };
 
-const pendingUserSchema = z.object({
-  username: z.string().min(1),
-  email: z.string().min(1),
-  mobileNo: z.string().default(''),
-  client: z.string().default(''),
-  organizationId: z.string().optional(),
-  roleId: z.string().optional(),
-  fullName: z.string().nullish(),
-});
-export type PendingUser = z.output<typeof pendingUserSchema>;
+export type PendingUser = PendingUserData;
 
 /** What the subscription page hands to the manual payment page. */
 const subscriptionDataSchema = z.object({
@@ -46,7 +44,7 @@ function read<T>(key: string, schema: z.ZodType<T>): Read<T> {
 }
 
 export function readPendingUser(): Read<PendingUser> {
-  return read(storageKeys.pendingUserData, pendingUserSchema);
+  return read(storageKeys.pendingUserData, pendingUserDataSchema);
 }
 
 export function readSubscriptionData(): Read<SubscriptionData> {

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { apiAs, expect, latestMailTo, linkIn, login, test } from './fixtures';
+
+/**
+ * Billing flows: the super administrator's invite → subscription → manual payment (one server
+ * transaction), and a tenant admin buying credits through the sandbox checkout.
+ */
+
+interface Page<T> {
+  data: T[];
+  meta: { total: number };
+}
+
+test.describe('billing', () => {
+  test('invite → subscription → manual payment: the new admin is listed with an active, paid subscription', async ({
+    page,
+  }) => {
+    const tag = randomUUID().slice(0, 8);
+    const username = `billing.${tag}`;
+    const email = `billing.${tag}@acme.test`;
+    await login(page);
+
+    await page.goto('/dashboard/inviteuser');
+    await page.getByRole('textbox', { name: /^Username/ }).fill(username);
+    await page.getByRole('textbox', { name: /^Email/ }).fill(email);
+    await page.getByRole('textbox', { name: /^Contact Number/ }).fill('9876543210');
+    await page.getByRole('textbox', { name: /^Company Name/ }).fill(`Acme ${tag}`);
+    await page.getByRole('button', { name: 'Continue to Subscription' }).click();
+
+    await expect(page).toHaveURL(/\/dashboard\/subscription\?organizationId=[0-9a-f-]{36}$/);
+    const organizationId = new URL(page.url()).searchParams.get('organizationId')!;
+    await expect(page.getByRole('heading', { name: `Setting up subscription for ${username} (${email})` })).toBeVisible();
+    await page.getByRole('spinbutton', { name: /^Credits/ }).fill('20');
+    await page.getByRole('spinbutton', { name: /^Price per credit/ }).fill('250');
+    await expect(page.getByRole('textbox', { name: 'Total' })).toHaveValue('₹5,900.00');
+    await page.getByRole('combobox', { name: 'Demo credits' }).click();
+    await page.getByRole('option', { name: '3 trials' }).click();
+    await page.getByRole('button', { name: 'Manual Payment' }).click();
+
+    await expect(page).toHaveURL(/\/dashboard\/manualPayment$/);
+    await expect(page.getByRole('table', { name: 'Payment calculation' })).toContainText('₹5,900.00');
+    await expect(page.getByRole('table', { name: 'User information' })).toContainText(email);
+    await page.getByRole('button', { name: 'Submit Payment & Create Account' }).click();
+    await expect(page.getByText('Please enter a transaction ID')).toBeVisible();
+    await page.getByRole('textbox', { name: /^Transaction ID/ }).fill(`  UTR-${tag} `);
+    await page.getByRole('combobox', { name: 'Payment method' }).click();
+    await page.getByRole('option', { name: 'UPI' }).click();
+    await page.getByRole('button', { name: 'Submit Payment & Create Account' }).click();
+    await expect(page.getByText('User, subscription and payment record created successfully!')).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/usermanagement$/, { timeout: 5_000 });
+
+    await page.getByRole('textbox', { name: 'Search admin users...' }).fill(username);
+    await expect(page.getByRole('row').filter({ hasText: email })).toHaveCount(1);
+
+    // The server holds one organization with one paid subscription and its payment, linked.
+    const api = await apiAs();
+    try {
+      const users = (await api.get(`/auth/users?search=${encodeURIComponent(username)}`)) as Page<{
+        id: string;
+        isSubscription: boolean;
+        organizationId: string;
+      }>;
+      expect(users.data).toHaveLength(1);
+      expect(users.data[0]).toMatchObject({ isSubscription: true, organizationId });
+      const subs = (await api.get(`/auth/subscriptions?organizationId=${organizationId}`)) as Page<{
+        id: string;
+        status: string;
+        subscription: boolean;
+        paymentId: string | null;
+        grandTotalAmountPaise: number;
+        demoTrials: number;
+      }>;
+      expect(subs.meta.total).toBe(1);
+      expect(subs.data[0]).toMatchObject({ status: 'ACTIVE', subscription: true, grandTotalAmountPaise: 590_000, demoTrials: 3 });
+      const payments = (await api.get(`/auth/payments?organizationId=${organizationId}`)) as Page<{
+        id: string;
+        subscriptionId: string;
+        paymentMethod: string;
+        manualReferenceNumber: string;
+        paymentStatus: string;
+      }>;
+      expect(payments.meta.total).toBe(1);
+      expect(payments.data[0]).toMatchObject({
+        id: subs.data[0]!.paymentId,
+        subscriptionId: subs.data[0]!.id,
+        paymentMethod: 'UPI',
+        manualReferenceNumber: `UTR-${tag}`,
+        paymentStatus: 'CREATED',
+      });
+      const credits = (await api.get(`/auth/credits?organizationId=${organizationId}`)) as { data: { balance: number } };
+      expect(credits.data.balance).toBe(23);
+    } finally {
+      await api.dispose();
+    }
+    expect(linkIn(await latestMailTo(email))).toContain('/auth/reset-password?token=');
+  });
+
+  test('a tenant admin buys credits through the sandbox checkout and the balance rises', async ({ page }) => {
+    const tag = randomUUID().slice(0, 8);
+    const email = `buyer.${tag}@acme.test`;
+    const password = 'Buyer-Passw0rd!';
+    const api = await apiAs();
+    try {
+      await api.post(
+        '/auth/onboarding',
+        {
+          user: {
+            username: `buyer.${tag}`,
+            email,
+            mobileNo: '9876543210',
+            client: `Buyer ${tag}`,
+            organizationId: randomUUID(),
+          },
+          subscription: {
+            totalInterviewCredits: 10,
+            interviewCreditsPricePaise: 10_000,
+            taxRateBp: 1800,
+            subTotalPaise: 100_000,
+            totalAmountPaise: 100_000,
+            grandTotalAmountPaise: 118_000,
+            demoTrials: 0,
+          },
+        },
+        { 'Idempotency-Key': `e2e-${tag}` },
+      );
+    } finally {
+      await api.dispose();
+    }
+    // The invited admin sets a password through the emailed link.
+    await page.goto(linkIn(await latestMailTo(email)));
+    await page.getByLabel('New password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect(page.getByText('Your password has been set. You can now sign in.')).toBeVisible();
+
+    await login(page, email, password);
+    await page.getByRole('link', { name: 'Billing' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/billing$/);
+    await expect(page.getByTestId('credit-balance')).toHaveText('10');
+
+    await page.getByRole('spinbutton', { name: 'Credits to buy' }).fill('5');
+    await expect(page.getByText('₹590.00')).toBeVisible();
+    await page.getByRole('button', { name: 'Buy credits' }).click();
+    await expect(page.getByText('Payment order created.')).toBeVisible();
+    const checkout = page.getByRole('dialog', { name: 'Test checkout' });
+    await checkout.getByRole('button', { name: /^Pay/ }).click();
+    await expect(page.getByText('Payment verified successfully.')).toBeVisible();
+    await expect(page.getByTestId('credit-balance')).toHaveText('15');
+    await expect(page.getByRole('table', { name: 'Credit history' })).toContainText('Bought 5 credits online');
+  });
+});
