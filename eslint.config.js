@@ -5,6 +5,10 @@ import reactHooks from 'eslint-plugin-react-hooks';
 export default tseslint.config(
   {
     ignores: [
+      '**/.tmp',
+      'e2e/screenshots',
+      'e2e/test-results',
+      '.test-reports',
       '**/node_modules',
       '**/dist',
       'data',
