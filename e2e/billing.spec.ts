@@ -29,7 +29,9 @@ test.describe('billing', () => {
 
     await expect(page).toHaveURL(/\/dashboard\/subscription\?organizationId=[0-9a-f-]{36}$/);
     const organizationId = new URL(page.url()).searchParams.get('organizationId')!;
-    await expect(page.getByRole('heading', { name: `Setting up subscription for ${username} (${email})` })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: `Setting up subscription for ${username} (${email})` }),
+    ).toBeVisible();
     await page.getByRole('spinbutton', { name: /^Credits/ }).fill('20');
     await page.getByRole('spinbutton', { name: /^Price per credit/ }).fill('250');
     await expect(page.getByRole('textbox', { name: 'Total' })).toHaveValue('₹5,900.00');
@@ -71,7 +73,12 @@ test.describe('billing', () => {
         demoTrials: number;
       }>;
       expect(subs.meta.total).toBe(1);
-      expect(subs.data[0]).toMatchObject({ status: 'ACTIVE', subscription: true, grandTotalAmountPaise: 590_000, demoTrials: 3 });
+      expect(subs.data[0]).toMatchObject({
+        status: 'ACTIVE',
+        subscription: true,
+        grandTotalAmountPaise: 590_000,
+        demoTrials: 3,
+      });
       const payments = (await api.get(`/auth/payments?organizationId=${organizationId}`)) as Page<{
         id: string;
         subscriptionId: string;
@@ -87,7 +94,9 @@ test.describe('billing', () => {
         manualReferenceNumber: `UTR-${tag}`,
         paymentStatus: 'CREATED',
       });
-      const credits = (await api.get(`/auth/credits?organizationId=${organizationId}`)) as { data: { balance: number } };
+      const credits = (await api.get(`/auth/credits?organizationId=${organizationId}`)) as {
+        data: { balance: number };
+      };
       expect(credits.data.balance).toBe(23);
     } finally {
       await api.dispose();
@@ -146,6 +155,8 @@ test.describe('billing', () => {
     await checkout.getByRole('button', { name: /^Pay/ }).click();
     await expect(page.getByText('Payment verified successfully.')).toBeVisible();
     await expect(page.getByTestId('credit-balance')).toHaveText('15');
-    await expect(page.getByRole('table', { name: 'Credit history' })).toContainText('Bought 5 credits online');
+    await expect(page.getByRole('table', { name: 'Credit history' })).toContainText(
+      'Bought 5 credits online',
+    );
   });
 });

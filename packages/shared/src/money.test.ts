@@ -44,7 +44,12 @@ describe('computeAmounts', () => {
     '%i credits × %i paise at %i bp, %i%% off',
     (credits, price, rate, discount, sub, disc, total, tax, grand) => {
       expect(
-        computeAmounts({ credits, pricePerCreditPaise: price, taxRateBp: rate, discountPercentage: discount }),
+        computeAmounts({
+          credits,
+          pricePerCreditPaise: price,
+          taxRateBp: rate,
+          discountPercentage: discount,
+        }),
       ).toEqual({
         subTotalPaise: sub,
         discountAmountPaise: disc,

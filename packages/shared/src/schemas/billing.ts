@@ -64,10 +64,18 @@ export const demoTrialsSchema = z
  * Position credits, billing cycle and tax-inclusive are fixed by SPEC.md §9.
  */
 export const subscriptionTermsSchema = z.object({
-  subscribedProducts: z.array(z.literal(INTERVIEW_BOT_PRODUCT)).min(1).max(1).default([INTERVIEW_BOT_PRODUCT]),
+  subscribedProducts: z
+    .array(z.literal(INTERVIEW_BOT_PRODUCT))
+    .min(1)
+    .max(1)
+    .default([INTERVIEW_BOT_PRODUCT]),
   billingCycle: z.literal(BILLING_CYCLE).default(BILLING_CYCLE),
   totalInterviewCredits: z.number().int().min(1).max(MAX_CREDITS),
-  interviewCreditsPricePaise: z.number().int().min(MIN_PRICE_PER_CREDIT_PAISE).max(MAX_PRICE_PER_CREDIT_PAISE),
+  interviewCreditsPricePaise: z
+    .number()
+    .int()
+    .min(MIN_PRICE_PER_CREDIT_PAISE)
+    .max(MAX_PRICE_PER_CREDIT_PAISE),
   totalPositionCredits: z.literal(0).default(0),
   positionCreditsPricePaise: z.literal(0).default(0),
   taxRateBp: z.number().int().min(0).max(10_000).default(DEFAULT_GST_RATE_BP),

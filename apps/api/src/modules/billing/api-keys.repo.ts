@@ -33,7 +33,13 @@ export async function revokeApiKeyRow(db: Db, id: string, scope: string | null):
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), scope ? eq(apiKeys.organizationId, scope) : undefined))
+    .where(
+      and(
+        eq(apiKeys.id, id),
+        isNull(apiKeys.revokedAt),
+        scope ? eq(apiKeys.organizationId, scope) : undefined,
+      ),
+    )
     .returning();
   return row ?? null;
 }

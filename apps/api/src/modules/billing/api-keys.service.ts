@@ -19,7 +19,7 @@ import {
   revokeApiKeyRow,
 } from './api-keys.repo.js';
 import { toApiKeyDto } from './dto.js';
-import { organizationFor } from './rules.js';
+import { organizationFor, paged } from './rules.js';
 
 /** Keys look like `icp_<43 random characters>`; the first 12 characters are kept to tell them apart. */
 const KEY_PREFIX = 'icp_';
@@ -75,15 +75,7 @@ export async function listApiKeys(
   query: z.output<typeof billingListQuerySchema>,
 ) {
   const organizationId = organizationFor(auth, query.organizationId);
-  const { rows, total } = await listApiKeyRows(app.db, organizationId, {
-    limit: query.pageSize,
-    offset: (query.page - 1) * query.pageSize,
-  });
-  return {
-    success: true as const,
-    data: rows.map(toApiKeyDto),
-    meta: { page: query.page, pageSize: query.pageSize, total },
-  };
+  return paged(query, (window) => listApiKeyRows(app.db, organizationId, window), toApiKeyDto);
 }
 
 /** Revoking is final; revoking a revoked key answers its record again. */

@@ -58,7 +58,8 @@ export async function creditsRoutes(fastify: FastifyInstance) {
       onRequest: async (request) => authenticateApiKey(app, request),
       schema: {
         tags,
-        summary: 'The interview product spends credits (Authorization: Bearer <API key>); a reference debits once',
+        summary:
+          'The interview product spends credits (Authorization: Bearer <API key>); a reference debits once',
         body: useCreditsBodySchema,
         response: { 200: successSchema(creditsUsedSchema) },
       },

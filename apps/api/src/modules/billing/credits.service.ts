@@ -19,7 +19,7 @@ import {
   listLedgerEntries,
   lockOrganization,
 } from './ledger.repo.js';
-import { organizationFor } from './rules.js';
+import { organizationFor, paged } from './rules.js';
 import { findCurrentSubscription } from './subscriptions.repo.js';
 
 const RECENT_ENTRIES = 10;
@@ -50,15 +50,7 @@ export async function listLedger(
   query: z.output<typeof billingListQuerySchema>,
 ) {
   const organizationId = organizationFor(auth, query.organizationId);
-  const { rows, total } = await listLedgerEntries(app.db, organizationId, {
-    limit: query.pageSize,
-    offset: (query.page - 1) * query.pageSize,
-  });
-  return {
-    success: true as const,
-    data: rows.map(toLedgerDto),
-    meta: { page: query.page, pageSize: query.pageSize, total },
-  };
+  return paged(query, (window) => listLedgerEntries(app.db, organizationId, window), toLedgerDto);
 }
 
 /**

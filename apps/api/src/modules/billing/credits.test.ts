@@ -31,11 +31,16 @@ const use = (apiKey: string | null, body: unknown) =>
   });
 
 async function grant(orgId: string, credits: number) {
-  await insertLedgerEntries(ctx.database.db, [{ organizationId: orgId, delta: credits, reason: 'adjustment' }]);
+  await insertLedgerEntries(ctx.database.db, [
+    { organizationId: orgId, delta: credits, reason: 'adjustment' },
+  ]);
 }
 
 async function ledgerBalance(orgId: string) {
-  const rows = await ctx.database.db.select().from(creditLedger).where(eq(creditLedger.organizationId, orgId));
+  const rows = await ctx.database.db
+    .select()
+    .from(creditLedger)
+    .where(eq(creditLedger.organizationId, orgId));
   return rows.reduce((sum, r) => sum + r.delta, 0);
 }
 
@@ -68,7 +73,9 @@ describe('API keys', () => {
   it("another organization's key answers 404 to revoke; a reader cannot create keys (403)", async () => {
     const otherKey = (await other.session.post('/api/auth/api-keys', { name: 'Theirs' })).json().data;
     expect((await tenant.session.delete(`/api/auth/api-keys/${otherKey.id}`)).statusCode).toBe(404);
-    expect((await tenant.session.get(`/api/auth/api-keys?organizationId=${other.orgId}`)).statusCode).toBe(404);
+    expect((await tenant.session.get(`/api/auth/api-keys?organizationId=${other.orgId}`)).statusCode).toBe(
+      404,
+    );
     const reader = await userWithGrants(ctx, tenant.orgId, { subscriptions: ['READ'] });
     expect((await reader.post('/api/auth/api-keys', { name: 'x' })).statusCode).toBe(403);
     expect((await reader.get('/api/auth/api-keys')).statusCode).toBe(200);
@@ -86,7 +93,12 @@ describe('POST /api/v1/credits/use', () => {
     await grant(tenant.orgId, 5);
     const res = await use(key, { credits: 2, reference: 'interview-1' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ debited: 2, reference: 'interview-1', balance: start + 3, replayed: false });
+    expect(res.json().data).toMatchObject({
+      debited: 2,
+      reference: 'interview-1',
+      balance: start + 3,
+      replayed: false,
+    });
     const summary = (await tenant.session.get('/api/auth/credits')).json().data;
     expect(summary.balance).toBe(start + 3);
     expect(summary.entries[0]).toMatchObject({ delta: -2, reason: 'usage', reference: 'interview-1' });
@@ -141,7 +153,9 @@ describe('POST /api/v1/credits/use', () => {
   it('the same reference sent 10 times concurrently debits once', async () => {
     await grant(tenant.orgId, 4);
     const balance = await ledgerBalance(tenant.orgId);
-    const results = await Promise.all(Array.from({ length: 10 }, () => use(key, { credits: 4, reference: 'twin' })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => use(key, { credits: 4, reference: 'twin' })),
+    );
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
     expect(results.filter((r) => !r.json().data.replayed)).toHaveLength(1);
     expect(await ledgerBalance(tenant.orgId)).toBe(balance - 4);
@@ -150,7 +164,9 @@ describe('POST /api/v1/credits/use', () => {
 
 describe('GET /api/auth/credits', () => {
   it('is confined to the own organization (another → 404); super_admin may ask for any', async () => {
-    expect((await tenant.session.get(`/api/auth/credits?organizationId=${other.orgId}`)).statusCode).toBe(404);
+    expect((await tenant.session.get(`/api/auth/credits?organizationId=${other.orgId}`)).statusCode).toBe(
+      404,
+    );
     const asRoot = await root.get(`/api/auth/credits?organizationId=${tenant.orgId}`);
     expect(asRoot.statusCode).toBe(200);
     expect(asRoot.json().data.organizationId).toBe(tenant.orgId);

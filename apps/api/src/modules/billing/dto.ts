@@ -1,11 +1,5 @@
 import type { ApiKey, LedgerEntry, Payment, PaymentOrder, Subscription } from '@portal/shared';
-import type {
-  apiKeys,
-  creditLedger,
-  paymentOrders,
-  payments,
-  subscriptions,
-} from '../../db/schema/index.js';
+import type { apiKeys, creditLedger, paymentOrders, payments, subscriptions } from '../../db/schema/index.js';
 
 /** Row → API shape. Dates as ISO strings; money stays integer paise. */
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -63,7 +63,10 @@ export async function takeOverStaleClaim(
         eq(idempotencyKeys.key, key),
         eq(idempotencyKeys.requestHash, requestHash),
         eq(idempotencyKeys.status, 'in_progress'),
-        lt(idempotencyKeys.createdAt, sql`now() - ${`${Math.max(0, Math.floor(staleMs))} milliseconds`}::interval`),
+        lt(
+          idempotencyKeys.createdAt,
+          sql`now() - ${`${Math.max(0, Math.floor(staleMs))} milliseconds`}::interval`,
+        ),
       ),
     )
     .returning({ key: idempotencyKeys.key });

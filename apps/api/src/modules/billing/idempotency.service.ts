@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_HEADER, messages } from '@portal/shared';
 import type { Db } from '../../db/client.js';
-import { badRequest, conflict, unprocessable } from '../../lib/errors.js';
+import { AppError, badRequest, conflict, unprocessable } from '../../lib/errors.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import {
   completeClaim,
@@ -90,26 +90,41 @@ export async function runIdempotent<T>(
 
   const requestHash = hashRequest(route, guard.payload);
   const claim = randomToken(16);
-  const earlier = await claimKey(app.db, { userId, key, route, requestHash, claim });
+  let earlier: IdempotencyRow | null;
+  try {
+    earlier = await claimKey(app.db, { userId, key, route, requestHash, claim });
+  } catch (error) {
+    // A database failure (connection cut) may come after the claim's insert committed: free it, or
+    // the client's retry would meet an in_progress key until it goes stale (test/faults.test.ts).
+    if (!(error instanceof AppError)) await releaseQuietly(app, userId, key, claim);
+    throw error;
+  }
   if (earlier) return replay<T>(earlier);
 
   let answer: IdempotentAnswer<T>;
   try {
     answer = await app.db.transaction(async (tx) => {
       const result = await work(tx);
-      const stored = await completeClaim(tx, userId, key, claim, { status: result.status, body: result.body });
+      const stored = await completeClaim(tx, userId, key, claim, {
+        status: result.status,
+        body: result.body,
+      });
       // Another request took the key over as stale: roll this one back, it will answer.
       if (!stored) throw conflict(messages.idempotency.inProgress);
       return result;
     });
   } catch (error) {
-    await releaseClaim(app.db, userId, key, claim).catch((releaseError: unknown) => {
-      app.log.warn({ err: releaseError, key }, 'could not free an idempotency key; it expires as stale');
-    });
+    await releaseQuietly(app, userId, key, claim);
     throw error;
   }
   await runAfterCommit(app, answer);
   return { status: answer.status, body: answer.body, replayed: false };
+}
+
+async function releaseQuietly(app: FastifyInstance, userId: string, key: string, claim: string) {
+  await releaseClaim(app.db, userId, key, claim).catch((releaseError: unknown) => {
+    app.log.warn({ err: releaseError, key }, 'could not free an idempotency key; it expires as stale');
+  });
 }
 
 /** Returns the earlier completed row to replay, or null when this request now owns the key. */
@@ -126,9 +141,7 @@ async function claimKey(
       throw unprocessable(messages.idempotency.keyReused);
     }
     if (existing.status === 'completed') return existing;
-    if (
-      await takeOverStaleClaim(db, row.userId, row.key, row.requestHash, row.claim, IDEMPOTENCY_STALE_MS)
-    ) {
+    if (await takeOverStaleClaim(db, row.userId, row.key, row.requestHash, row.claim, IDEMPOTENCY_STALE_MS)) {
       return null;
     }
     const latest = await findKey(db, row.userId, row.key);

@@ -123,7 +123,10 @@ describe('POST /api/auth/onboarding', () => {
       refundAmountPaise: 0,
       providerPaymentId: null,
     });
-    const [row] = await ctx.database.db.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
+    const [row] = await ctx.database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.id, subscription.id));
     expect(row!.paymentId).toBe(payment.id);
   });
 
@@ -177,14 +180,24 @@ describe('POST /api/auth/onboarding', () => {
     const first = await onboard(root, onboardingBody(), 'per-user');
     expect(first.statusCode).toBe(201);
     const email = `second-root-${Date.now()}@portal.test`;
-    const [platform] = await ctx.database.db.select({ id: users.organizationId }).from(users).where(eq(users.id, root.userId));
-    await createUserDirect(ctx, { email, roleId: await roleIdByName(ctx, 'super_admin'), organizationId: platform!.id });
+    const [platform] = await ctx.database.db
+      .select({ id: users.organizationId })
+      .from(users)
+      .where(eq(users.id, root.userId));
+    await createUserDirect(ctx, {
+      email,
+      roleId: await roleIdByName(ctx, 'super_admin'),
+      organizationId: platform!.id,
+    });
     const other = await signIn(ctx.app, email, STRONG_PASSWORD);
     const second = await onboard(other, onboardingBody(), 'per-user');
     expect(second.statusCode).toBe(201);
     expect(second.headers['idempotent-replayed']).toBeUndefined();
     expect(second.json().data.user.id).not.toBe(first.json().data.user.id);
-    const rows = await ctx.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'per-user'));
+    const rows = await ctx.database.db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, 'per-user'));
     expect(rows.map((r) => r.userId).sort()).toEqual([root.userId, other.userId].sort());
     expect(rows.every((r) => r.status === 'completed' && r.responseStatus === 201)).toBe(true);
   });
@@ -306,32 +319,38 @@ describe('onboarding under injected faults', () => {
     ['idempotency_keys', 'UPDATE'],
   ];
 
-  it.each(steps)('a failure at %s %s leaves no partial records and a retry with the same key succeeds', async (table, op) => {
-    const body = onboardingBody({ withPayment: true });
-    const key = `fault-${table}-${op}`;
-    const before = await countRows(ctx);
-    const restore = await injectFault(ctx, table, op);
-    let res;
-    try {
-      res = await onboard(root, body, key);
-    } finally {
-      await restore();
-    }
-    expect(res.statusCode).toBe(500);
-    expect(await countRows(ctx)).toEqual(before);
-    const [stuck] = await ctx.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
-    expect(stuck).toBeUndefined();
+  it.each(steps)(
+    'a failure at %s %s leaves no partial records and a retry with the same key succeeds',
+    async (table, op) => {
+      const body = onboardingBody({ withPayment: true });
+      const key = `fault-${table}-${op}`;
+      const before = await countRows(ctx);
+      const restore = await injectFault(ctx, table, op);
+      let res;
+      try {
+        res = await onboard(root, body, key);
+      } finally {
+        await restore();
+      }
+      expect(res.statusCode).toBe(500);
+      expect(await countRows(ctx)).toEqual(before);
+      const [stuck] = await ctx.database.db
+        .select()
+        .from(idempotencyKeys)
+        .where(eq(idempotencyKeys.key, key));
+      expect(stuck).toBeUndefined();
 
-    const retry = await onboard(root, body, key);
-    expect(retry.statusCode).toBe(201);
-    const after = await countRows(ctx);
-    expect(after.users - before.users).toBe(1);
-    expect(after.subscriptions - before.subscriptions).toBe(1);
-    expect(after.payments - before.payments).toBe(1);
-    const [pay] = await ctx.database.db
-      .select()
-      .from(payments)
-      .where(eq(payments.organizationId, body.user.organizationId));
-    expect(pay!.subscriptionId).toBe(retry.json().data.subscription.id);
-  });
+      const retry = await onboard(root, body, key);
+      expect(retry.statusCode).toBe(201);
+      const after = await countRows(ctx);
+      expect(after.users - before.users).toBe(1);
+      expect(after.subscriptions - before.subscriptions).toBe(1);
+      expect(after.payments - before.payments).toBe(1);
+      const [pay] = await ctx.database.db
+        .select()
+        .from(payments)
+        .where(eq(payments.organizationId, body.user.organizationId));
+      expect(pay!.subscriptionId).toBe(retry.json().data.subscription.id);
+    },
+  );
 });

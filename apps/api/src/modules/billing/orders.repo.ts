@@ -57,7 +57,10 @@ export async function markOrderFailed(db: Db, providerOrderId: string): Promise<
     .update(paymentOrders)
     .set({ status: 'payment_failed', updatedAt: new Date() })
     .where(
-      and(eq(paymentOrders.providerOrderId, providerOrderId), inArray(paymentOrders.status, ['order_created'])),
+      and(
+        eq(paymentOrders.providerOrderId, providerOrderId),
+        inArray(paymentOrders.status, ['order_created']),
+      ),
     )
     .returning();
   return row ?? null;

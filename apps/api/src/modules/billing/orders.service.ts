@@ -150,7 +150,12 @@ export interface AppliedPayment {
 export async function applyConfirmedPayment(
   app: FastifyInstance,
   tx: Db,
-  confirmed: { providerOrderId: string; providerPaymentId: string; actorUserId: string | null; paidAmountPaise?: number },
+  confirmed: {
+    providerOrderId: string;
+    providerPaymentId: string;
+    actorUserId: string | null;
+    paidAmountPaise?: number;
+  },
 ): Promise<AppliedPayment | null> {
   const order = await lockOrderByProviderId(tx, confirmed.providerOrderId);
   if (!order) return null;
@@ -255,7 +260,9 @@ export async function verifyPayment(
         });
       }
     });
-    throw new AppError(400, messages.payment.signatureInvalid, 'PAYMENT_FAILED', { status: ['payment_failed'] });
+    throw new AppError(400, messages.payment.signatureInvalid, 'PAYMENT_FAILED', {
+      status: ['payment_failed'],
+    });
   }
   const applied = await app.db.transaction(async (tx) => {
     const result = await applyConfirmedPayment(app, tx, {

@@ -4,19 +4,23 @@ import { and, eq } from 'drizzle-orm';
 import { validatePaymentVerification, validateWebhookSignature } from 'razorpay/dist/utils/razorpay-utils.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages, PLATFORM_PRICE_PER_CREDIT_PAISE, SANDBOX_DECLINED_CARD } from '@portal/shared';
-import { createTestApp, signIn, type Session, type TestContext } from '../../../test/harness.js';
-import { activityEntries, creditLedger, notifications, paymentOrders, payments } from '../../db/schema/index.js';
+import { createTestApp, type Session, type TestContext } from '../../../test/harness.js';
+import {
+  activityEntries,
+  creditLedger,
+  notifications,
+  paymentOrders,
+  payments,
+} from '../../db/schema/index.js';
 import type { SandboxProvider } from './provider/index.js';
 import { countRows, tenantAdmin, userWithGrants } from './test-helpers.js';
 
 let ctx: TestContext;
-let root: Session;
 let tenant: { orgId: string; session: Session };
 let other: { orgId: string; session: Session };
 let secret: string;
 beforeAll(async () => {
   ctx = await createTestApp();
-  root = await signIn(ctx.app);
   tenant = await tenantAdmin(ctx, 'Buyer Co');
   other = await tenantAdmin(ctx, 'Other Co');
   secret = (ctx.app.paymentProvider as SandboxProvider).webhookSecret;
@@ -104,7 +108,11 @@ describe('online payment: order → sandbox checkout → verify', () => {
     expect(grants.filter((g) => g.reference === checkout.razorpay_payment_id)).toHaveLength(1);
 
     const summary = (await tenant.session.get('/api/auth/credits')).json().data;
-    expect(summary.subscription).toMatchObject({ paymentId: data.payment.id, subscription: true, status: 'ACTIVE' });
+    expect(summary.subscription).toMatchObject({
+      paymentId: data.payment.id,
+      subscription: true,
+      status: 'ACTIVE',
+    });
     const [note] = await ctx.database.db
       .select()
       .from(notifications)
@@ -121,10 +129,14 @@ describe('online payment: order → sandbox checkout → verify', () => {
     const first = (await tenant.session.get('/api/auth/credits')).json().data.subscription.validUntil;
     const o = await order(tenant.session, 1);
     const checkout = (
-      await tenant.session.post('/api/admin/payment/sandbox/pay', { razorpay_order_id: o.order.providerOrderId })
+      await tenant.session.post('/api/admin/payment/sandbox/pay', {
+        razorpay_order_id: o.order.providerOrderId,
+      })
     ).json().data;
     expect((await tenant.session.post('/api/admin/payment/verify', checkout)).statusCode).toBe(200);
-    const until = new Date((await tenant.session.get('/api/auth/credits')).json().data.subscription.validUntil);
+    const until = new Date(
+      (await tenant.session.get('/api/auth/credits')).json().data.subscription.validUntil,
+    );
     const previous = new Date(first);
     expect(until.getTime()).toBeGreaterThan(previous.getTime() + 27 * 86_400_000);
   });
@@ -134,14 +146,28 @@ describe('online payment: order → sandbox checkout → verify', () => {
     const orderId: string = o.order.providerOrderId;
     const paymentId = 'pay_ABCDEFGHabcdef';
     const signature = sign(orderId, paymentId);
-    expect(validatePaymentVerification({ order_id: orderId, payment_id: paymentId }, signature, secret)).toBe(true);
+    expect(validatePaymentVerification({ order_id: orderId, payment_id: paymentId }, signature, secret)).toBe(
+      true,
+    );
     const before = await countRows(ctx);
     const startBalance = await balance(tenant.session);
 
     const tampered = [
-      ...oneCharChanges(signature).map((s) => ({ razorpay_order_id: orderId, razorpay_payment_id: paymentId, razorpay_signature: s })),
-      ...oneCharChanges(paymentId).map((p) => ({ razorpay_order_id: orderId, razorpay_payment_id: p, razorpay_signature: signature })),
-      ...oneCharChanges(orderId).map((id) => ({ razorpay_order_id: id, razorpay_payment_id: paymentId, razorpay_signature: signature })),
+      ...oneCharChanges(signature).map((s) => ({
+        razorpay_order_id: orderId,
+        razorpay_payment_id: paymentId,
+        razorpay_signature: s,
+      })),
+      ...oneCharChanges(paymentId).map((p) => ({
+        razorpay_order_id: orderId,
+        razorpay_payment_id: p,
+        razorpay_signature: signature,
+      })),
+      ...oneCharChanges(orderId).map((id) => ({
+        razorpay_order_id: id,
+        razorpay_payment_id: paymentId,
+        razorpay_signature: signature,
+      })),
     ];
     for (const body of tampered) {
       // The SDK agrees that each change breaks the signature.
@@ -160,7 +186,10 @@ describe('online payment: order → sandbox checkout → verify', () => {
     const afterTampering = await countRows(ctx);
     expect(afterTampering.payments).toBe(before.payments);
     expect(afterTampering.credit_ledger).toBe(before.credit_ledger);
-    const [failed] = await ctx.database.db.select().from(paymentOrders).where(eq(paymentOrders.id, o.order.id));
+    const [failed] = await ctx.database.db
+      .select()
+      .from(paymentOrders)
+      .where(eq(paymentOrders.id, o.order.id));
     expect(failed!.status).toBe('payment_failed');
 
     // The genuine signature still verifies (a failed attempt does not close the order).
@@ -176,27 +205,43 @@ describe('online payment: order → sandbox checkout → verify', () => {
   it("never trusts the client's order: another organization's order answers 404 and grants nothing", async () => {
     const o = await order(other.session, 5);
     const checkout = (
-      await other.session.post('/api/admin/payment/sandbox/pay', { razorpay_order_id: o.order.providerOrderId })
+      await other.session.post('/api/admin/payment/sandbox/pay', {
+        razorpay_order_id: o.order.providerOrderId,
+      })
     ).json().data;
     const before = await countRows(ctx);
     expect((await tenant.session.post('/api/admin/payment/verify', checkout)).statusCode).toBe(404);
     expect(
-      (await tenant.session.post('/api/admin/payment/sandbox/pay', { razorpay_order_id: o.order.providerOrderId }))
-        .statusCode,
+      (
+        await tenant.session.post('/api/admin/payment/sandbox/pay', {
+          razorpay_order_id: o.order.providerOrderId,
+        })
+      ).statusCode,
     ).toBe(404);
     expect(
-      (await tenant.session.post('/api/admin/payment/order', { credits: 1, organizationId: other.orgId })).statusCode,
+      (await tenant.session.post('/api/admin/payment/order', { credits: 1, organizationId: other.orgId }))
+        .statusCode,
     ).toBe(404);
     expect(await countRows(ctx)).toEqual(before);
   });
 
   it('a paid order cannot be paid again, and a payment for another order is refused', async () => {
     const o1 = await order(tenant.session, 2);
-    const c1 = (await tenant.session.post('/api/admin/payment/sandbox/pay', { razorpay_order_id: o1.order.providerOrderId })).json().data;
+    const c1 = (
+      await tenant.session.post('/api/admin/payment/sandbox/pay', {
+        razorpay_order_id: o1.order.providerOrderId,
+      })
+    ).json().data;
     expect((await tenant.session.post('/api/admin/payment/verify', c1)).statusCode).toBe(200);
-    const repay = await tenant.session.post('/api/admin/payment/sandbox/pay', { razorpay_order_id: o1.order.providerOrderId });
+    const repay = await tenant.session.post('/api/admin/payment/sandbox/pay', {
+      razorpay_order_id: o1.order.providerOrderId,
+    });
     expect(repay.statusCode).toBe(409);
-    const second = { ...c1, razorpay_payment_id: 'pay_SecondPayment1', razorpay_signature: sign(c1.razorpay_order_id, 'pay_SecondPayment1') };
+    const second = {
+      ...c1,
+      razorpay_payment_id: 'pay_SecondPayment1',
+      razorpay_signature: sign(c1.razorpay_order_id, 'pay_SecondPayment1'),
+    };
     const before = await countRows(ctx);
     expect((await tenant.session.post('/api/admin/payment/verify', second)).statusCode).toBe(409);
     expect(await countRows(ctx)).toEqual(before);
@@ -237,7 +282,9 @@ describe('online payment: order → sandbox checkout → verify', () => {
     const o = await order(tenant.session, 1);
     ctx.app.paymentProvider = { ...sandbox, name: 'razorpay' };
     try {
-      const res = await tenant.session.post('/api/admin/payment/sandbox/pay', { razorpay_order_id: o.order.providerOrderId });
+      const res = await tenant.session.post('/api/admin/payment/sandbox/pay', {
+        razorpay_order_id: o.order.providerOrderId,
+      });
       expect(res.statusCode).toBe(404);
     } finally {
       ctx.app.paymentProvider = sandbox;
@@ -247,7 +294,15 @@ describe('online payment: order → sandbox checkout → verify', () => {
   it('permissions: ordering needs Subscription Management CREATE (403 without)', async () => {
     const reader = await userWithGrants(ctx, tenant.orgId, { subscriptions: ['READ'] });
     expect((await reader.post('/api/admin/payment/order', { credits: 1 })).statusCode).toBe(403);
-    expect((await reader.post('/api/admin/payment/verify', { razorpay_order_id: 'order_x', razorpay_payment_id: 'pay_x', razorpay_signature: 'x' })).statusCode).toBe(403);
+    expect(
+      (
+        await reader.post('/api/admin/payment/verify', {
+          razorpay_order_id: 'order_x',
+          razorpay_payment_id: 'pay_x',
+          razorpay_signature: 'x',
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 });
 
@@ -277,7 +332,9 @@ describe('webhook', () => {
     expect(validateWebhookSignature(raw, signature, secret)).toBe(true);
     const before = await countRows(ctx);
 
-    const results = await Promise.all(Array.from({ length: 10 }, () => post(raw, signature, 'evt_Concurrent001')));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => post(raw, signature, 'evt_Concurrent001')),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
     const applied = results.filter((r) => r.json().data.applied);
     const duplicates = results.filter((r) => r.json().data.duplicate);
@@ -308,7 +365,11 @@ describe('webhook', () => {
 
   it('a verified payment then its webhook (another event id) grant once', async () => {
     const o = await order(tenant.session, 2);
-    const checkout = (await tenant.session.post('/api/admin/payment/sandbox/pay', { razorpay_order_id: o.order.providerOrderId })).json().data;
+    const checkout = (
+      await tenant.session.post('/api/admin/payment/sandbox/pay', {
+        razorpay_order_id: o.order.providerOrderId,
+      })
+    ).json().data;
     expect((await tenant.session.post('/api/admin/payment/verify', checkout)).statusCode).toBe(200);
     const before = await countRows(ctx);
     const raw = capturedEvent(o.order.providerOrderId, checkout.razorpay_payment_id, o.order.amountPaise);
@@ -341,7 +402,10 @@ describe('webhook', () => {
     const res = await post(raw, createHmac('sha256', secret).update(raw).digest('hex'), 'evt_WrongAmount01');
     expect(res.statusCode).toBe(200);
     expect(res.json().data.applied).toBe(false);
-    const [row] = await ctx.database.db.select().from(payments).where(eq(payments.providerPaymentId, 'pay_WrongAmount001'));
+    const [row] = await ctx.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.providerPaymentId, 'pay_WrongAmount001'));
     expect(row).toBeUndefined();
   });
 
@@ -349,7 +413,11 @@ describe('webhook', () => {
     const o = await order(tenant.session, 1);
     const raw = JSON.stringify({
       event: 'payment.failed',
-      payload: { payment: { entity: { id: 'pay_Failed000001', order_id: o.order.providerOrderId, amount: o.order.amountPaise } } },
+      payload: {
+        payment: {
+          entity: { id: 'pay_Failed000001', order_id: o.order.providerOrderId, amount: o.order.amountPaise },
+        },
+      },
     });
     const res = await post(raw, createHmac('sha256', secret).update(raw).digest('hex'));
     expect(res.json().data.applied).toBe(true);

@@ -21,7 +21,7 @@ import {
   listPaymentRows,
   type PaymentRow,
 } from './payments.repo.js';
-import { organizationFor, requirePlatformBilling } from './rules.js';
+import { listScope, organizationFor, paged, requirePlatformBilling } from './rules.js';
 import { findSubscription } from './subscriptions.repo.js';
 
 type CreatePaymentInput = z.output<typeof createPaymentBodySchema>;
@@ -125,16 +125,6 @@ export async function listPayments(
   auth: AuthContext,
   query: z.output<typeof billingListQuerySchema>,
 ) {
-  const organizationId = query.organizationId
-    ? organizationFor(auth, query.organizationId)
-    : tenantScope(auth);
-  const { rows, total } = await listPaymentRows(app.db, organizationId, {
-    limit: query.pageSize,
-    offset: (query.page - 1) * query.pageSize,
-  });
-  return {
-    success: true as const,
-    data: rows.map(toPaymentDto),
-    meta: { page: query.page, pageSize: query.pageSize, total },
-  };
+  const organizationId = listScope(auth, query.organizationId);
+  return paged(query, (window) => listPaymentRows(app.db, organizationId, window), toPaymentDto);
 }

@@ -12,6 +12,25 @@ export function organizationFor(auth: AuthContext, requested: string | undefined
   return requested ?? auth.organizationId;
 }
 
+/** Lists: the organization asked for (404 when foreign), else all (super_admin) or the caller's own. */
+export function listScope(auth: AuthContext, requested: string | undefined): string | null {
+  return requested ? organizationFor(auth, requested) : tenantScope(auth);
+}
+
+/** One page of a list as the API answers it: `{success, data, meta}`. */
+export async function paged<Row, Dto>(
+  query: { page: number; pageSize: number },
+  load: (window: { limit: number; offset: number }) => Promise<{ rows: Row[]; total: number }>,
+  toDto: (row: Row) => Dto,
+) {
+  const { rows, total } = await load({ limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
+  return {
+    success: true as const,
+    data: rows.map(toDto),
+    meta: { page: query.page, pageSize: query.pageSize, total },
+  };
+}
+
 /**
  * Recording a subscription or a manual payment grants credits without an online payment, so it is the
  * platform operator's act: it needs Organization Management CREATE besides the route's Subscription

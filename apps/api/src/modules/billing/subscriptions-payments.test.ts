@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_HEADER, messages } from '@portal/shared';
-import { createTestApp, roleIdByName, signIn, type Session, type TestContext } from '../../../test/harness.js';
+import {
+  createTestApp,
+  roleIdByName,
+  signIn,
+  type Session,
+  type TestContext,
+} from '../../../test/harness.js';
 import { activityEntries, creditLedger, payments, subscriptions } from '../../db/schema/index.js';
 import { countRows, tenantAdmin, terms, userWithGrants } from './test-helpers.js';
 
@@ -52,7 +58,12 @@ describe("SPEC.md §4's four calls (user, subscription, payment, link)", () => {
     const sub = await root.post('/api/auth/subscriptions', subscriptionBody(orgId));
     expect(sub.statusCode).toBe(201);
     const subscription = sub.json().data;
-    expect(subscription).toMatchObject({ organizationId: orgId, paymentId: null, subscription: true, status: 'ACTIVE' });
+    expect(subscription).toMatchObject({
+      organizationId: orgId,
+      paymentId: null,
+      subscription: true,
+      status: 'ACTIVE',
+    });
 
     const pay = await root.post('/api/auth/payments', {
       organizationId: orgId,
@@ -78,7 +89,10 @@ describe("SPEC.md §4's four calls (user, subscription, payment, link)", () => {
     expect(link.statusCode).toBe(200);
     expect(link.json().data.paymentId).toBe(payment.id);
 
-    const grants = await ctx.database.db.select().from(creditLedger).where(eq(creditLedger.organizationId, orgId));
+    const grants = await ctx.database.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.organizationId, orgId));
     expect(grants.map((g) => [g.reason, g.delta])).toEqual([['subscription', 50]]);
 
     const list = await root.get(`/api/auth/subscriptions?organizationId=${orgId}`);
@@ -114,7 +128,11 @@ describe("SPEC.md §4's four calls (user, subscription, payment, link)", () => {
     expect(third.json().data.id).toBe((a.statusCode === 201 ? a : b).json().data.id);
 
     const payHeaders = { [IDEMPOTENCY_HEADER]: `pay-${randomUUID()}` };
-    const payBody = { organizationId: tenantA.orgId, amountPaise: 50_000, manualReferenceNumber: `R-${randomUUID()}` };
+    const payBody = {
+      organizationId: tenantA.orgId,
+      amountPaise: 50_000,
+      manualReferenceNumber: `R-${randomUUID()}`,
+    };
     const p1 = await root.post('/api/auth/payments', payBody, { headers: payHeaders });
     const p2 = await root.post('/api/auth/payments', payBody, { headers: payHeaders });
     expect(p1.statusCode).toBe(201);
@@ -142,9 +160,14 @@ describe("SPEC.md §4's four calls (user, subscription, payment, link)", () => {
     const statuses = results.map((r) => r.statusCode).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(9);
-    expect(results.find((r) => r.statusCode === 409)!.json().message).toBe(messages.billing.duplicateTransaction);
+    expect(results.find((r) => r.statusCode === 409)!.json().message).toBe(
+      messages.billing.duplicateTransaction,
+    );
     expect((await countRows(ctx)).payments - before.payments).toBe(1);
-    const [row] = await ctx.database.db.select().from(payments).where(eq(payments.manualReferenceNumber, reference));
+    const [row] = await ctx.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.manualReferenceNumber, reference));
     expect(row!.paymentMethod).toBe('UPI');
   });
 
@@ -152,7 +175,11 @@ describe("SPEC.md §4's four calls (user, subscription, payment, link)", () => {
     const subA = (await root.post('/api/auth/subscriptions', subscriptionBody(tenantA.orgId))).json().data;
     const subB = (await root.post('/api/auth/subscriptions', subscriptionBody(tenantB.orgId))).json().data;
     const payB = (
-      await root.post('/api/auth/payments', { organizationId: tenantB.orgId, amountPaise: 100, subscriptionId: subB.id })
+      await root.post('/api/auth/payments', {
+        organizationId: tenantB.orgId,
+        amountPaise: 100,
+        subscriptionId: subB.id,
+      })
     ).json().data;
     const foreign = await root.put(`/api/auth/subscriptions/${subA.id}`, { paymentId: payB.id });
     expect(foreign.statusCode).toBe(404);
@@ -168,8 +195,9 @@ describe("SPEC.md §4's four calls (user, subscription, payment, link)", () => {
 describe('tenancy and permissions', () => {
   it("a tenant admin reads their own subscriptions and payments; another organization's answer 404", async () => {
     const subB = (await root.post('/api/auth/subscriptions', subscriptionBody(tenantB.orgId))).json().data;
-    const payB = (await root.post('/api/auth/payments', { organizationId: tenantB.orgId, amountPaise: 500 })).json()
-      .data;
+    const payB = (
+      await root.post('/api/auth/payments', { organizationId: tenantB.orgId, amountPaise: 500 })
+    ).json().data;
     const a = tenantA.session;
     expect((await a.get(`/api/auth/subscriptions/${subB.id}`)).statusCode).toBe(404);
     expect((await a.get(`/api/auth/payments/${payB.id}`)).statusCode).toBe(404);
@@ -179,11 +207,13 @@ describe('tenancy and permissions', () => {
     const own = await a.get('/api/auth/subscriptions');
     expect(own.statusCode).toBe(200);
     expect(own.json().data.length).toBeGreaterThan(0);
-    expect(own.json().data.every((s: { organizationId: string }) => s.organizationId === tenantA.orgId)).toBe(true);
-    const ownPayments = await a.get('/api/auth/payments?pageSize=100');
-    expect(ownPayments.json().data.every((p: { organizationId: string }) => p.organizationId === tenantA.orgId)).toBe(
+    expect(own.json().data.every((s: { organizationId: string }) => s.organizationId === tenantA.orgId)).toBe(
       true,
     );
+    const ownPayments = await a.get('/api/auth/payments?pageSize=100');
+    expect(
+      ownPayments.json().data.every((p: { organizationId: string }) => p.organizationId === tenantA.orgId),
+    ).toBe(true);
     expect((await tenantB.session.get(`/api/auth/subscriptions/${subB.id}`)).statusCode).toBe(200);
   });
 
@@ -218,6 +248,8 @@ describe('tenancy and permissions', () => {
       .from(activityEntries)
       .where(and(eq(activityEntries.entityId, sub.id), eq(activityEntries.action, 'updated')));
     expect(entry!.message).toContain('CANCELLED');
-    expect((await root.put(`/api/auth/subscriptions/${randomUUID()}`, { status: 'ACTIVE' })).statusCode).toBe(404);
+    expect((await root.put(`/api/auth/subscriptions/${randomUUID()}`, { status: 'ACTIVE' })).statusCode).toBe(
+      404,
+    );
   });
 });

@@ -13,7 +13,11 @@ export async function insertSubscription(
 }
 
 /** A subscription, confined to `scope` (an organization id) unless scope is null (super_admin). */
-export async function findSubscription(db: Db, id: string, scope: string | null): Promise<SubscriptionRow | null> {
+export async function findSubscription(
+  db: Db,
+  id: string,
+  scope: string | null,
+): Promise<SubscriptionRow | null> {
   const [row] = await db
     .select()
     .from(subscriptions)
@@ -40,7 +44,9 @@ export async function listSubscriptionRows(
   organizationId: string | null,
   page: { limit: number; offset: number },
 ): Promise<{ rows: SubscriptionRow[]; total: number }> {
-  const where: SQL | undefined = organizationId ? eq(subscriptions.organizationId, organizationId) : undefined;
+  const where: SQL | undefined = organizationId
+    ? eq(subscriptions.organizationId, organizationId)
+    : undefined;
   const [rows, [totalRow]] = await Promise.all([
     db
       .select()

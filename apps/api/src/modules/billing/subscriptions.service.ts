@@ -17,7 +17,14 @@ import { toSubscriptionDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { insertLedgerEntries, lockOrganization, type LedgerInsert } from './ledger.repo.js';
 import { findPayment, setPaymentSubscription } from './payments.repo.js';
-import { addOneMonth, checkAmounts, organizationFor, requirePlatformBilling } from './rules.js';
+import {
+  addOneMonth,
+  checkAmounts,
+  listScope,
+  organizationFor,
+  paged,
+  requirePlatformBilling,
+} from './rules.js';
 import {
   findSubscription,
   insertSubscription,
@@ -207,16 +214,6 @@ export async function listSubscriptions(
   auth: AuthContext,
   query: z.output<typeof billingListQuerySchema>,
 ) {
-  const organizationId = query.organizationId
-    ? organizationFor(auth, query.organizationId)
-    : tenantScope(auth);
-  const { rows, total } = await listSubscriptionRows(app.db, organizationId, {
-    limit: query.pageSize,
-    offset: (query.page - 1) * query.pageSize,
-  });
-  return {
-    success: true as const,
-    data: rows.map(toSubscriptionDto),
-    meta: { page: query.page, pageSize: query.pageSize, total },
-  };
+  const organizationId = listScope(auth, query.organizationId);
+  return paged(query, (window) => listSubscriptionRows(app.db, organizationId, window), toSubscriptionDto);
 }

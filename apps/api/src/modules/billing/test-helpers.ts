@@ -83,7 +83,10 @@ export function onboardingBody(
 }
 
 /** A tenant organization with one admin (the admin system role), signed in. */
-export async function tenantAdmin(ctx: TestContext, name: string): Promise<{ orgId: string; session: Session }> {
+export async function tenantAdmin(
+  ctx: TestContext,
+  name: string,
+): Promise<{ orgId: string; session: Session }> {
   const orgId = await createOrganizationDirect(ctx, name);
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${randomUUID().slice(0, 6)}@tenant.test`;
   await createUserDirect(ctx, { email, roleId: await roleIdByName(ctx), organizationId: orgId });

@@ -7,7 +7,10 @@ export type { PaymentProvider, ProviderOrder } from './payment-provider.js';
 export type { SandboxProvider } from './sandbox-provider.js';
 
 /** Razorpay when both keys are configured, otherwise the sandbox (DECISIONS.md). */
-export function createPaymentProvider(env: Env, sandboxSecret: () => Promise<string>): Promise<PaymentProvider> {
+export function createPaymentProvider(
+  env: Env,
+  sandboxSecret: () => Promise<string>,
+): Promise<PaymentProvider> {
   if (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET) {
     return Promise.resolve(
       createRazorpayProvider({

@@ -11,7 +11,11 @@ export interface ProviderOrder {
 
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'razorpay';
-  createOrder(input: { amountPaise: number; receipt: string; notes: Record<string, string> }): Promise<ProviderOrder>;
+  createOrder(input: {
+    amountPaise: number;
+    receipt: string;
+    notes: Record<string, string>;
+  }): Promise<ProviderOrder>;
   checkoutConfig(): CheckoutConfig;
   /** Checks the checkout's signature over `order_id|payment_id` (constant time). */
   verifyPayment(orderId: string, paymentId: string, signature: string): boolean;

@@ -16,7 +16,11 @@ export function providerId(prefix: 'order' | 'pay'): string {
 export interface SandboxProvider extends PaymentProvider {
   readonly name: 'sandbox';
   /** What Razorpay Checkout answers after a successful payment: a payment id and its signature. */
-  pay(orderId: string): { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string };
+  pay(orderId: string): {
+    razorpay_order_id: string;
+    razorpay_payment_id: string;
+    razorpay_signature: string;
+  };
   /** The secret that signs webhooks in the sandbox (so tests and a local tool can send them). */
   readonly webhookSecret: string;
 }

@@ -22,6 +22,10 @@ export function webhookSignature(secret: string, rawBody: Buffer | string): stri
   return hmacSha256(secret, rawBody);
 }
 
-export function isValidWebhookSignature(secret: string, rawBody: Buffer | string, signature: string): boolean {
+export function isValidWebhookSignature(
+  secret: string,
+  rawBody: Buffer | string,
+  signature: string,
+): boolean {
   return safeEqual(webhookSignature(secret, rawBody), signature);
 }

@@ -3,7 +3,10 @@ import type { ApiPage, LedgerEntry, PageMeta } from '@portal/shared';
 import { api } from '../../../lib/api-client';
 import { billingQueryKey } from './get-credits';
 
-export async function getLedger(page: number, pageSize: number): Promise<{ entries: LedgerEntry[]; meta: PageMeta }> {
+export async function getLedger(
+  page: number,
+  pageSize: number,
+): Promise<{ entries: LedgerEntry[]; meta: PageMeta }> {
   const body = await api.get<ApiPage<LedgerEntry>>('/auth/credits/ledger', { params: { page, pageSize } });
   return { entries: body.data, meta: body.meta };
 }

@@ -3,7 +3,11 @@ import { formatRupees, type Amounts } from '@portal/shared';
 import { labels } from '../labels';
 
 /** The read-only Amount, GST amount and Total, in rupees (formatting only here, at the edge). */
-export function AmountsFields({ amounts }: { amounts: Pick<Amounts, 'totalAmountPaise' | 'taxAmountPaise' | 'grandTotalPaise'> }) {
+export function AmountsFields({
+  amounts,
+}: {
+  amounts: Pick<Amounts, 'totalAmountPaise' | 'taxAmountPaise' | 'grandTotalPaise'>;
+}) {
   const fields: [string, number][] = [
     [labels.amount, amounts.totalAmountPaise],
     [labels.gstAmount, amounts.taxAmountPaise],

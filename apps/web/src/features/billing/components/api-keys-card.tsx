@@ -120,7 +120,12 @@ export function ApiKeysCard({ canManage }: { canManage: boolean }) {
               {canManage && (
                 <TableCell align="right">
                   {!k.revokedAt && (
-                    <Button color="error" size="small" onClick={() => setToRevoke(k)} aria-label={`${labels.revoke} ${k.name}`}>
+                    <Button
+                      color="error"
+                      size="small"
+                      onClick={() => setToRevoke(k)}
+                      aria-label={`${labels.revoke} ${k.name}`}
+                    >
                       {labels.revoke}
                     </Button>
                   )}

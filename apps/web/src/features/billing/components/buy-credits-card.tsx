@@ -29,7 +29,11 @@ export function BuyCreditsCard() {
   const count = Number(credits);
   const valid = Number.isInteger(count) && count >= 1 && count <= MAX_ORDER_CREDITS;
   const quote = valid
-    ? computeAmounts({ credits: count, pricePerCreditPaise: PLATFORM_PRICE_PER_CREDIT_PAISE, taxRateBp: DEFAULT_GST_RATE_BP })
+    ? computeAmounts({
+        credits: count,
+        pricePerCreditPaise: PLATFORM_PRICE_PER_CREDIT_PAISE,
+        taxRateBp: DEFAULT_GST_RATE_BP,
+      })
     : null;
 
   const verifyPaid = async (payment: VerifyPaymentBody) => {
@@ -87,12 +91,20 @@ export function BuyCreditsCard() {
         <Typography aria-live="polite">
           {labels.total}: <strong>{quote ? formatRupees(quote.grandTotalPaise) : '—'}</strong>
         </Typography>
-        <Button variant="contained" onClick={buy} disabled={!valid || createOrder.isPending || verify.isPending}>
+        <Button
+          variant="contained"
+          onClick={buy}
+          disabled={!valid || createOrder.isPending || verify.isPending}
+        >
           {verify.isPending ? messages.payment.verifying : labels.buyCredits}
         </Button>
       </Stack>
       {sandboxOrder && (
-        <SandboxCheckoutDialog order={sandboxOrder} onPaid={verifyPaid} onClose={() => setSandboxOrder(null)} />
+        <SandboxCheckoutDialog
+          order={sandboxOrder}
+          onPaid={verifyPaid}
+          onClose={() => setSandboxOrder(null)}
+        />
       )}
     </Paper>
   );

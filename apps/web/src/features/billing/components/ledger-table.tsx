@@ -44,7 +44,10 @@ export function LedgerTable() {
                 <TableCell>{dateFormat.format(new Date(e.createdAt))}</TableCell>
                 <TableCell>{e.note ?? ledgerReasonLabels[e.reason]}</TableCell>
                 <TableCell sx={{ fontFamily: 'monospace', fontSize: 13 }}>{e.reference ?? '—'}</TableCell>
-                <TableCell align="right" sx={{ color: e.delta < 0 ? 'error.main' : 'success.main', fontWeight: 600 }}>
+                <TableCell
+                  align="right"
+                  sx={{ color: e.delta < 0 ? 'error.main' : 'success.main', fontWeight: 600 }}
+                >
                   {e.delta > 0 ? `+${e.delta}` : e.delta}
                 </TableCell>
               </TableRow>

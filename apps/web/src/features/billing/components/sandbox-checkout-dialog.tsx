@@ -10,7 +10,13 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { formatRupees, messages, SANDBOX_TEST_CARD, type PaymentOrder, type VerifyPaymentBody } from '@portal/shared';
+import {
+  formatRupees,
+  messages,
+  SANDBOX_TEST_CARD,
+  type PaymentOrder,
+  type VerifyPaymentBody,
+} from '@portal/shared';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useSandboxPay } from '../api/sandbox-pay';
 import { labels } from '../labels';
@@ -52,7 +58,13 @@ export function SandboxCheckoutDialog({
   };
 
   return (
-    <Dialog open onClose={pay.isPending ? undefined : onClose} aria-labelledby="sandbox-checkout-title" maxWidth="xs" fullWidth>
+    <Dialog
+      open
+      onClose={pay.isPending ? undefined : onClose}
+      aria-labelledby="sandbox-checkout-title"
+      maxWidth="xs"
+      fullWidth
+    >
       <DialogTitle id="sandbox-checkout-title">{labels.sandboxTitle}</DialogTitle>
       <DialogContent>
         <Typography sx={{ mb: 1 }}>
@@ -77,13 +89,23 @@ export function SandboxCheckoutDialog({
             />
           </Grid>
           <Grid size={6}>
-            <TextField label={labels.expiry} value={expiry} onChange={(e) => setExpiry(e.target.value)} fullWidth />
+            <TextField
+              label={labels.expiry}
+              value={expiry}
+              onChange={(e) => setExpiry(e.target.value)}
+              fullWidth
+            />
           </Grid>
           <Grid size={6}>
             <TextField label={labels.cvv} value={cvv} onChange={(e) => setCvv(e.target.value)} fullWidth />
           </Grid>
           <Grid size={12}>
-            <TextField label={labels.cardName} value={name} onChange={(e) => setName(e.target.value)} fullWidth />
+            <TextField
+              label={labels.cardName}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              fullWidth
+            />
           </Grid>
         </Grid>
       </DialogContent>
@@ -91,7 +113,11 @@ export function SandboxCheckoutDialog({
         <Button onClick={onClose} disabled={pay.isPending}>
           {labels.cancel}
         </Button>
-        <Button variant="contained" onClick={submit} disabled={pay.isPending || card.replace(/\s/g, '').length !== 16}>
+        <Button
+          variant="contained"
+          onClick={submit}
+          disabled={pay.isPending || card.replace(/\s/g, '').length !== 16}
+        >
           {labels.pay} {formatRupees(order.amountPaise)}
         </Button>
       </DialogActions>

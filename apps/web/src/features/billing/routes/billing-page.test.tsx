@@ -84,15 +84,43 @@ function serve() {
       return {
         success: true,
         data: [
-          { id: 'l1', delta: 10, reason: 'subscription', reference: null, note: null, subscriptionId: null, paymentId: null, createdAt: '2025-01-01T00:00:00.000Z' },
-          { id: 'l2', delta: -1, reason: 'usage', reference: 'interview-7', note: null, subscriptionId: null, paymentId: null, createdAt: '2025-01-02T00:00:00.000Z' },
+          {
+            id: 'l1',
+            delta: 10,
+            reason: 'subscription',
+            reference: null,
+            note: null,
+            subscriptionId: null,
+            paymentId: null,
+            createdAt: '2025-01-01T00:00:00.000Z',
+          },
+          {
+            id: 'l2',
+            delta: -1,
+            reason: 'usage',
+            reference: 'interview-7',
+            note: null,
+            subscriptionId: null,
+            paymentId: null,
+            createdAt: '2025-01-02T00:00:00.000Z',
+          },
         ],
         meta: { page: 1, pageSize: 10, total: 2 },
       };
     if (path === '/auth/api-keys')
       return {
         success: true,
-        data: [{ id: 'k1', organizationId: ORG_ID, name: 'Bot', prefix: 'icp_abcdefgh', createdAt: '2025-01-01T00:00:00.000Z', lastUsedAt: null, revokedAt: null }],
+        data: [
+          {
+            id: 'k1',
+            organizationId: ORG_ID,
+            name: 'Bot',
+            prefix: 'icp_abcdefgh',
+            createdAt: '2025-01-01T00:00:00.000Z',
+            lastUsedAt: null,
+            revokedAt: null,
+          },
+        ],
         meta: { page: 1, pageSize: 100, total: 1 },
       };
     throw new ApiError(404, 'Not found');
@@ -105,7 +133,13 @@ function serve() {
           status: 'order_created',
           message: messages.payment.orderCreated,
           order: { ...order, credits: body.credits },
-          checkout: { provider: 'sandbox', keyId: null, name: 'Portal', description: 'Credits', currency: 'INR' },
+          checkout: {
+            provider: 'sandbox',
+            keyId: null,
+            name: 'Portal',
+            description: 'Credits',
+            currency: 'INR',
+          },
         },
       };
     if (path === '/admin/payment/sandbox/pay') return { success: true, data: checkout };
@@ -123,7 +157,19 @@ function serve() {
       };
     }
     if (path === '/auth/api-keys')
-      return { success: true, data: { id: 'k2', organizationId: ORG_ID, name: body.name, prefix: 'icp_newkey00', key: 'icp_newkey0000secret', createdAt: '2025-01-03T00:00:00.000Z', lastUsedAt: null, revokedAt: null } };
+      return {
+        success: true,
+        data: {
+          id: 'k2',
+          organizationId: ORG_ID,
+          name: body.name,
+          prefix: 'icp_newkey00',
+          key: 'icp_newkey0000secret',
+          createdAt: '2025-01-03T00:00:00.000Z',
+          lastUsedAt: null,
+          revokedAt: null,
+        },
+      };
     throw new ApiError(404, 'Not found');
   });
 }

@@ -31,7 +31,12 @@ export function BillingPage() {
           <Paper sx={{ p: 3, height: '100%' }}>
             <Typography color="text.secondary">{labels.creditBalance}</Typography>
             {summary ? (
-              <Typography variant="h3" component="p" aria-label={labels.creditBalance} data-testid="credit-balance">
+              <Typography
+                variant="h3"
+                component="p"
+                aria-label={labels.creditBalance}
+                data-testid="credit-balance"
+              >
                 {summary.balance}
               </Typography>
             ) : (
@@ -46,7 +51,8 @@ export function BillingPage() {
             {sub && (
               <Stack spacing={0.5}>
                 <Typography variant="h6">
-                  {sub.status} · {sub.billingCycle} · {sub.totalInterviewCredits} {labels.credits.toLowerCase()}
+                  {sub.status} · {sub.billingCycle} · {sub.totalInterviewCredits}{' '}
+                  {labels.credits.toLowerCase()}
                 </Typography>
                 <Typography>
                   {labels.validUntil}: <strong>{dateFormat.format(new Date(sub.validUntil))}</strong>

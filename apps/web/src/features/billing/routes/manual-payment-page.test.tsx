@@ -62,7 +62,9 @@ describe('manual payment', () => {
     expect(screen.getByRole('link', { name: /Back/ }).getAttribute('href')).toBe(
       '/dashboard/usermanagement/subscription',
     );
-    expect((screen.getByRole('combobox', { name: 'Payment method' }) as HTMLElement).textContent).toBe('Bank Transfer');
+    expect((screen.getByRole('combobox', { name: 'Payment method' }) as HTMLElement).textContent).toBe(
+      'Bank Transfer',
+    );
     const date = screen.getByLabelText('Payment date') as HTMLInputElement;
     expect(date.value).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -93,8 +95,16 @@ describe('manual payment', () => {
     const [path, body, options] = apiMock.post.mock.calls[0]!;
     expect(path).toBe('/auth/onboarding');
     expect(body.user).toMatchObject({ username: 'acme.admin', organizationId: ORG_ID });
-    expect(body.subscription).toMatchObject({ totalInterviewCredits: 20, grandTotalAmountPaise: 590_000, demoTrials: 3 });
-    expect(body.payment).toMatchObject({ transactionId: 'UTR-778899', paymentMethod: 'upi', remarks: 'Paid in full' });
+    expect(body.subscription).toMatchObject({
+      totalInterviewCredits: 20,
+      grandTotalAmountPaise: 590_000,
+      demoTrials: 3,
+    });
+    expect(body.payment).toMatchObject({
+      transactionId: 'UTR-778899',
+      paymentMethod: 'upi',
+      remarks: 'Paid in full',
+    });
     expect(options.headers[IDEMPOTENCY_HEADER]).toBeTruthy();
     expect(sessionStorage.getItem(storageKeys.subscriptionData)).toBeNull();
     expect(sessionStorage.getItem(storageKeys.pendingUserData)).toBeNull();

@@ -56,7 +56,8 @@ function today(): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-type Loaded = { status: 'ok'; user: PendingUser; subscription: SubscriptionData } | { status: 'missing' | 'invalid' };
+type Loaded =
+  { status: 'ok'; user: PendingUser; subscription: SubscriptionData } | { status: 'missing' | 'invalid' };
 
 function load(): Loaded {
   const subscription = readSubscriptionData();
@@ -90,7 +91,12 @@ export function ManualPaymentPage() {
 
   const { control, register, handleSubmit, formState } = useForm<FormValues>({
     resolver: zodResolver(formSchema),
-    defaultValues: { transactionId: '', paymentMethod: DEFAULT_PAYMENT_METHOD, paymentDate: today(), remarks: '' },
+    defaultValues: {
+      transactionId: '',
+      paymentMethod: DEFAULT_PAYMENT_METHOD,
+      paymentDate: today(),
+      remarks: '',
+    },
   });
 
   const submit = handleSubmit(async (form) => {
@@ -152,7 +158,11 @@ export function ManualPaymentPage() {
 
   return (
     <>
-      <PageHeader title={messages.subscription.manualPayment} backTo={SUBSCRIPTION_PAGE} backLabel={labels.back} />
+      <PageHeader
+        title={messages.subscription.manualPayment}
+        backTo={SUBSCRIPTION_PAGE}
+        backLabel={labels.back}
+      />
       {loaded.status !== 'ok' && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {loaded.status === 'missing' ? messages.payment.noData : messages.payment.loadError}
@@ -224,7 +234,11 @@ export function ManualPaymentPage() {
               <Button type="submit" variant="contained" disabled={busy}>
                 {onboard.isPending ? messages.users.creating : messages.payment.submit}
               </Button>
-              <Button variant="outlined" onClick={() => navigate(USER_MANAGEMENT)} disabled={onboard.isPending}>
+              <Button
+                variant="outlined"
+                onClick={() => navigate(USER_MANAGEMENT)}
+                disabled={onboard.isPending}
+              >
                 {labels.cancel}
               </Button>
             </Stack>

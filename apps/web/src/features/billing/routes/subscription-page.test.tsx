@@ -20,7 +20,8 @@ function renderPage(path = `/dashboard/subscription?organizationId=${ORG_ID}`) {
   });
 }
 
-const field = (name: string) => screen.getByRole('spinbutton', { name: new RegExp(`^${name}`) }) as HTMLInputElement;
+const field = (name: string) =>
+  screen.getByRole('spinbutton', { name: new RegExp(`^${name}`) }) as HTMLInputElement;
 const readOnly = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
 
 beforeEach(() => {
@@ -34,8 +35,12 @@ describe('subscription configuration', () => {
   it('shows the title, the back link and live amounts in rupees', async () => {
     const user = userEvent.setup();
     renderPage();
-    expect(screen.getByRole('heading', { name: subscriptionTitle('acme.admin', 'admin@acme.test') })).toBeTruthy();
-    expect(screen.getByRole('link', { name: /Back/ }).getAttribute('href')).toBe('/dashboard/usermanagement/invite');
+    expect(
+      screen.getByRole('heading', { name: subscriptionTitle('acme.admin', 'admin@acme.test') }),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Back/ }).getAttribute('href')).toBe(
+      '/dashboard/usermanagement/invite',
+    );
     expect(field('GST percentage').value).toBe('18');
 
     await user.clear(field('Credits'));
@@ -140,7 +145,10 @@ describe('subscription configuration', () => {
     await user.click(screen.getByRole('button', { name: messages.subscription.manualPayment }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/manualPayment'));
     const stored = JSON.parse(sessionStorage.getItem(storageKeys.subscriptionData)!);
-    expect(stored).toMatchObject({ organizationId: ORG_ID, terms: { totalInterviewCredits: 1, grandTotalAmountPaise: 100 } });
+    expect(stored).toMatchObject({
+      organizationId: ORG_ID,
+      terms: { totalInterviewCredits: 1, grandTotalAmountPaise: 100 },
+    });
     expect(apiMock.post).not.toHaveBeenCalled();
   });
 

@@ -107,7 +107,9 @@ export function SubscriptionPage() {
     navigate(`${prefix}/manualPayment`);
   });
 
-  const title = user ? subscriptionTitle(user.username, user.email) : messages.subscription.titlePrefix.trim();
+  const title = user
+    ? subscriptionTitle(user.username, user.email)
+    : messages.subscription.titlePrefix.trim();
   const busy = onboard.isPending || onboard.isSuccess;
 
   return (
@@ -115,7 +117,9 @@ export function SubscriptionPage() {
       <PageHeader title={title} backTo={`${prefix}/usermanagement/invite`} backLabel={labels.backToInvite} />
       {pending.status !== 'ok' && (
         <Alert severity="error" sx={{ mb: 2 }}>
-          {pending.status === 'missing' ? messages.subscription.noUserData : messages.subscription.loadUserError}
+          {pending.status === 'missing'
+            ? messages.subscription.noUserData
+            : messages.subscription.loadUserError}
         </Alert>
       )}
       <Paper component="form" noValidate onSubmit={createUserAndSubscription} sx={{ p: 3 }}>
