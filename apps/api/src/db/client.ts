@@ -23,14 +23,48 @@ export interface Database {
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-/** PostgreSQL when a URL is given, otherwise embedded PGlite in `dataDir` (or in memory). */
+/**
+ * `db.transaction` on a pool, with the pooled client always given back. drizzle-orm 0.45 runs BEGIN
+ * before the try/finally that releases the client (drizzle-team/drizzle-orm#6023, #6241): a connection
+ * cut at BEGIN leaked its client for good, and ten of them hung every request (test/faults.test.ts).
+ * Here the client is checked out by us, drizzle runs the transaction on it, and `finally` releases it
+ * (pg-pool drops it then if the connection is dead). One drizzle instance per physical connection.
+ */
+function releasingTransaction(pool: pg.Pool): Db['transaction'] {
+  const onClient = new WeakMap<pg.PoolClient, Db>();
+  return async (work, config) => {
+    const client = await pool.connect();
+    try {
+      let db = onClient.get(client);
+      if (!db) {
+        db = drizzlePg(client, { schema }) as unknown as Db;
+        onClient.set(client, db);
+      }
+      return await db.transaction(work, config);
+    } finally {
+      client.release();
+    }
+  };
+}
+
+/**
+ * PostgreSQL when a URL (or a ready `pool`, which the fault tests wrap) is given, otherwise embedded
+ * PGlite in `dataDir` (or in memory). The database closes the pool it is given.
+ */
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir?: string | 'memory://';
+  pool?: pg.Pool;
 }): Promise<Database> {
-  if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  if (options.databaseUrl || options.pool) {
+    const pool = options.pool ?? new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A connection that PostgreSQL ends (restart, failover, pg_terminate_backend) emits 'error'; with no
+    // listener Node throws it and the whole process dies. The statement that was running fails on its
+    // own (the request answers 500) and the pool discards the dead client (test/faults.test.ts).
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    db.transaction = releasingTransaction(pool);
     return {
       db,
       kind: 'postgres',
