@@ -60,14 +60,12 @@ describe('sign-in', () => {
       organizationId: platformOrgId,
       isActive: false,
     });
-    await ctx.database.db
-      .insert(users)
-      .values({
-        email: 'pending@t.test',
-        username: 'pending',
-        roleId: adminRoleId,
-        organizationId: platformOrgId,
-      });
+    await ctx.database.db.insert(users).values({
+      email: 'pending@t.test',
+      username: 'pending',
+      roleId: adminRoleId,
+      organizationId: platformOrgId,
+    });
     const answers = await Promise.all([
       new Session(ctx.app).login(ADMIN_EMAIL, 'Wrong-Passw0rd!'),
       new Session(ctx.app).login('nobody@t.test', 'Wrong-Passw0rd!'),
