@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/auth.routes.js';
 import { billingRoutes } from './billing/billing.routes.js';
-import { positionsRoutes } from './positions/positions.routes.js';
-import { notificationsRoutes } from './notifications/notifications.routes.js';
-import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { activityRoutes } from './activity/activity.routes.js';
+import { dashboardRoutes } from './dashboard/dashboard.routes.js';
+import { notificationsRoutes } from './notifications/notifications.routes.js';
+import { positionsRoutes } from './positions/positions.routes.js';
+import { platformRoutes } from './platform/platform.routes.js';
 import { featuresRoutes } from './features/features.routes.js';
 import { rolesRoutes } from './roles/roles.routes.js';
 import { usersRoutes } from './users/users.routes.js';
@@ -18,6 +19,7 @@ import { supportRoutes } from './support/support.routes.js';
 /** Every module's routes. A new module adds one line here. */
 export async function registerModules(app: FastifyInstance) {
   await app.register(authRoutes);
+  await app.register(platformRoutes);
   await app.register(featuresRoutes);
   await app.register(rolesRoutes);
   await app.register(usersRoutes);
