@@ -47,8 +47,14 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** A fresh migrated and seeded database and app, for one test file. */
-export async function createTestApp(config: Partial<AppConfig> = {}): Promise<TestContext> {
+/**
+ * A fresh migrated and seeded database and app, for one test file. `options.hashCost` replaces the
+ * cheap test Argon2id cost (the sign-in timing test runs at the production cost).
+ */
+export async function createTestApp(
+  config: Partial<AppConfig> = {},
+  options: { hashCost?: HashCost } = {},
+): Promise<TestContext> {
   const pgDb = usePostgres ? await createPostgresDatabase() : null;
   const database = await openDatabase(pgDb ? { databaseUrl: pgDb.url } : { dataDir: 'memory://' });
   await database.migrate();
@@ -64,7 +70,7 @@ export async function createTestApp(config: Partial<AppConfig> = {}): Promise<Te
   const app = await buildApp({
     env,
     database,
-    hashCost: TEST_HASH_COST,
+    hashCost: options.hashCost ?? TEST_HASH_COST,
     logger: false,
     config: {
       ...config,
@@ -206,4 +212,9 @@ export async function createOrganizationDirect(ctx: TestContext, name: string): 
     .values({ name })
     .returning({ id: organizations.id });
   return row!.id;
+}
+
+/** An empty PostgreSQL database of its own (TEST_DATABASE_URL's server), for suites that build their apps. */
+export function createScratchPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  return createPostgresDatabase();
 }

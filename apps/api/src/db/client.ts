@@ -75,7 +75,9 @@ export async function openDatabase(options: {
   const dataDir = options.dataDir ?? 'memory://';
   if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true });
   // pg_trgm backs the substring search indexes (migration 0001), as on PostgreSQL.
-  const client = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, {
+    extensions: { pg_trgm },
+  });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

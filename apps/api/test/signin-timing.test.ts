@@ -1,0 +1,168 @@
+import argon2 from 'argon2';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@portal/shared';
+import type { LightMyRequestResponse } from 'fastify';
+import { users } from '../src/db/schema/index.js';
+import { createPasswordHasher, DEFAULT_HASH_COST } from '../src/lib/passwords.js';
+import {
+  createOrganizationDirect,
+  createTestApp,
+  createUserDirect,
+  roleIdByName,
+  STRONG_PASSWORD,
+  type TestContext,
+} from './harness.js';
+
+/**
+ * Issue 7 "Proof": wrong password, locked account and unknown account answer alike, in body and in
+ * time. The timing is measured at the PRODUCTION Argon2id cost (DEFAULT_HASH_COST, 19 MiB, 2 passes):
+ * at the cheap test cost one verification is a few milliseconds and a single extra database round
+ * trip would be a large share of it, so only the production cost says what an attacker could see.
+ * On an idle 2-core machine one verification takes ~30 ms and the 800 samples ~30 s; under heavy load
+ * it is slower, hence the generous timeout.
+ *
+ * The PostgreSQL pass repeats it only in the long mode (SECURITY_LONG=1): the sign-in code is the same
+ * and one extra round trip on loopback PostgreSQL is no larger than on PGlite.
+ */
+const SAMPLES = 200;
+const WRONG_EMAIL = 'timing-wrong@tenant.test';
+const LOCKED_EMAIL = 'timing-locked@tenant.test';
+const UNKNOWN_EMAIL = 'timing-nobody@tenant.test';
+const WRONG_PASSWORD = 'Wr0ng-Passw0rd!';
+
+let ctx: TestContext;
+let wrongUserId: string;
+let productionHash: string;
+
+beforeAll(async () => {
+  ctx = await createTestApp(
+    // A long lockout: the locked account stays locked for the whole measurement.
+    {
+      limits: {
+        loginPerAddress: 10_000,
+        forgotPerAddress: 10_000,
+        windowMs: 60_000,
+        lockoutThreshold: 5,
+        lockoutMs: 3_600_000,
+      },
+    },
+    { hashCost: DEFAULT_HASH_COST },
+  );
+  const orgId = await createOrganizationDirect(ctx, 'Timing Tenant');
+  const roleId = await roleIdByName(ctx);
+  productionHash = await createPasswordHasher(DEFAULT_HASH_COST).hash(STRONG_PASSWORD);
+  wrongUserId = await createUserDirect(ctx, { email: WRONG_EMAIL, roleId, organizationId: orgId });
+  const lockedId = await createUserDirect(ctx, { email: LOCKED_EMAIL, roleId, organizationId: orgId });
+  // Both real accounts get a hash made at the same (production) cost as the app's dummy hash.
+  await ctx.database.db.update(users).set({ passwordHash: productionHash }).where(eq(users.id, wrongUserId));
+  await ctx.database.db
+    .update(users)
+    .set({ passwordHash: productionHash, lockedUntil: new Date(Date.now() + 24 * 3_600_000) })
+    .where(eq(users.id, lockedId));
+}, 120_000);
+afterAll(() => ctx.close());
+
+const login = (identifier: string, password: string) =>
+  ctx.app.inject({ method: 'POST', url: '/api/auth/auth-session/login', payload: { identifier, password } });
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** What a client can see of an answer, minus the Date header. */
+function visible(response: LightMyRequestResponse) {
+  const { date: _date, ...headers } = response.headers;
+  return { status: response.statusCode, headers, body: response.body };
+}
+
+describe.skipIf(process.env.TEST_DATABASE === 'postgres' && process.env.SECURITY_LONG !== '1')(
+  'sign-in: wrong password, locked account and unknown account',
+  () => {
+    it('answer identically: same status, body and headers, and no cookie', async () => {
+      // Keep the wrong-password account below the lockout threshold.
+      const reset = () =>
+        ctx.database.db.update(users).set({ failedLoginCount: 0 }).where(eq(users.id, wrongUserId));
+      await reset();
+      const answers = [
+        await login(WRONG_EMAIL, WRONG_PASSWORD),
+        // The right password of a locked account gets the same answer as a wrong one.
+        await login(LOCKED_EMAIL, STRONG_PASSWORD),
+        await login(LOCKED_EMAIL, WRONG_PASSWORD),
+        await login(UNKNOWN_EMAIL, WRONG_PASSWORD),
+        await login(UNKNOWN_EMAIL.toUpperCase(), STRONG_PASSWORD),
+      ];
+      await reset();
+      const first = visible(answers[0]!);
+      expect(first.status).toBe(401);
+      expect(JSON.parse(first.body)).toEqual({
+        success: false,
+        message: messages.login.invalidCredentials,
+        errors: {},
+      });
+      for (const answer of answers) {
+        expect(visible(answer)).toEqual(first);
+        expect(answer.cookies).toEqual([]);
+        expect(answer.headers['set-cookie']).toBeUndefined();
+      }
+    });
+
+    it(`take the same time: medians of ${SAMPLES} interleaved samples differ by under 10% of one hash verification`, async () => {
+      const samples = {
+        wrong: [] as number[],
+        locked: [] as number[],
+        unknown: [] as number[],
+        verify: [] as number[],
+      };
+      type Kind = keyof typeof samples;
+      const run: Record<Kind, () => Promise<unknown>> = {
+        wrong: () => login(WRONG_EMAIL, WRONG_PASSWORD),
+        locked: () => login(LOCKED_EMAIL, STRONG_PASSWORD),
+        unknown: () => login(UNKNOWN_EMAIL, WRONG_PASSWORD),
+        // One hash verification at the same cost, measured alongside so load drift hits all four alike.
+        verify: () => argon2.verify(productionHash, WRONG_PASSWORD),
+      };
+      const kinds: Kind[] = ['wrong', 'locked', 'unknown', 'verify'];
+      // Warm-up (JIT, connection, dummy hash), not counted.
+      for (const kind of kinds) await run[kind]();
+      const started = Date.now();
+      for (let round = 0; round < SAMPLES; round++) {
+        // Rotate the order each round so no kind always runs first or last.
+        for (let i = 0; i < kinds.length; i++) {
+          const kind = kinds[(round + i) % kinds.length]!;
+          const t0 = performance.now();
+          const result = await run[kind]();
+          samples[kind].push(performance.now() - t0);
+          if (kind !== 'verify') expect((result as LightMyRequestResponse).statusCode).toBe(401);
+        }
+        // Outside the timed region: the wrong-password account must not become a locked one.
+        await ctx.database.db.update(users).set({ failedLoginCount: 0 }).where(eq(users.id, wrongUserId));
+      }
+      const m = {
+        wrong: median(samples.wrong),
+        locked: median(samples.locked),
+        unknown: median(samples.unknown),
+        verify: median(samples.verify),
+      };
+      const pairs: [Kind, Kind][] = [
+        ['wrong', 'locked'],
+        ['wrong', 'unknown'],
+        ['locked', 'unknown'],
+      ];
+      const gaps = pairs.map(([a, b]) => Math.abs(m[a] - m[b]));
+      const worst = Math.max(...gaps);
+      console.info(
+        `[figures] sign-in timing (${ctx.database.kind}, Argon2id m=${DEFAULT_HASH_COST.memoryCost} KiB t=${DEFAULT_HASH_COST.timeCost}, ${SAMPLES} samples each, ${((Date.now() - started) / 1000).toFixed(1)} s): ` +
+          `median wrong password ${m.wrong.toFixed(2)} ms, locked ${m.locked.toFixed(2)} ms, unknown ${m.unknown.toFixed(2)} ms; ` +
+          `one verification ${m.verify.toFixed(2)} ms; largest gap ${worst.toFixed(2)} ms = ${((100 * worst) / m.verify).toFixed(1)}% of a verification`,
+      );
+      // Every path really verifies a hash (none answers early)...
+      for (const kind of ['wrong', 'locked', 'unknown'] as const)
+        expect(m[kind]).toBeGreaterThan(0.8 * m.verify);
+      // ...and no two differ by 10% of one verification.
+      for (const gap of gaps) expect(gap).toBeLessThan(0.1 * m.verify);
+    }, 300_000);
+  },
+);
