@@ -32,9 +32,14 @@ else
   step "PostgreSQL not reachable: API suites ran on PGlite only"
 fi
 
+if [ "${SECURITY_LONG:-}" = 1 ]; then
+  step "SQL injection scan (sqlmap --level=5 --risk=3, long mode)"
+  bash scripts/sqlmap.sh || status=1
+fi
+
 step "Build the web app" && { npm run build -w apps/web --silent || status=1; }
 step "Browser tests (Playwright, Debian Chromium)"
-npm test -w e2e -- --reporter=list,json || status=1
+npm test -w e2e || status=1
 
 echo
 node scripts/summarize.mjs "$reports"/*.json || status=1
