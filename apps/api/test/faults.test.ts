@@ -514,11 +514,13 @@ describe.skipIf(onPostgres)('embedded mode: SIGTERM under load', () => {
     const refused: number[] = [];
     let stopped = false;
     let sent = 0;
+    let inFlight = 0;
     let signalled!: () => void;
     const signalledAt = new Promise<void>((resolve) => (signalled = resolve));
     const writer = async (w: number) => {
       for (let i = 0; !stopped && i < 500; i++) {
         sent++;
+        inFlight++;
         try {
           if (i % 2 === 0) {
             const title = `sigterm-${w}-${i}`;
@@ -542,6 +544,8 @@ describe.skipIf(onPostgres)('embedded mode: SIGTERM under load', () => {
         } catch {
           // Connection refused or reset: the server is gone. Not acknowledged, so not checked.
           stopped = true;
+        } finally {
+          inFlight--;
         }
         if (acknowledgedPositions.length + acknowledgedSessions.length >= 40) signalled();
       }
@@ -549,6 +553,9 @@ describe.skipIf(onPostgres)('embedded mode: SIGTERM under load', () => {
     const writers = Promise.all([0, 1, 2, 3].map(writer));
     await Promise.race([signalledAt, writers]);
     const signalledTime = Date.now();
+    // Mid-load: writes are on their way when the signal goes out.
+    const inFlightAtSignal = inFlight;
+    expect(inFlightAtSignal).toBeGreaterThan(0);
     first.child.kill('SIGTERM');
     const code = await first.exited;
     const shutdownMs = Date.now() - signalledTime;
@@ -576,7 +583,7 @@ describe.skipIf(onPostgres)('embedded mode: SIGTERM under load', () => {
       for (const s of acknowledgedSessions)
         expect((await s.send('GET', '/api/auth/auth-session/me')).status).toBe(200);
       console.info(
-        `[figures] SIGTERM under load (pglite): ${sent} writes sent by 4 writers, ${acknowledgedPositions.length} positions and ${acknowledgedSessions.length} sign-ins acknowledged and all present after restart; ${refused.length} refused with 503 while closing, ${sent - acknowledgedPositions.length - acknowledgedSessions.length - refused.length} cut off (connection closed); exit code ${code} after ${shutdownMs} ms`,
+        `[figures] SIGTERM under load (pglite): ${sent} writes sent by 4 writers, ${acknowledgedPositions.length} positions and ${acknowledgedSessions.length} sign-ins acknowledged and all present after restart; ${refused.length} refused with 503 while closing, ${sent - acknowledgedPositions.length - acknowledgedSessions.length - refused.length} cut off (connection closed); exit code ${code} after ${shutdownMs} ms; ${inFlightAtSignal} writes in flight at SIGTERM`,
       );
     } finally {
       again.child.kill('SIGTERM');
