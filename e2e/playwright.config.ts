@@ -45,6 +45,7 @@ export default defineConfig({
       LOGIN_ATTEMPTS_PER_ADDRESS: '100000',
       LOG_LEVEL: 'warn',
       PUBLIC_URL: BASE_URL,
+      ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
     },
   },
 });

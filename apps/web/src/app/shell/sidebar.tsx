@@ -1,4 +1,13 @@
-import { Divider, Drawer, List, ListItemButton, ListItemIcon, ListItemText, Toolbar } from '@mui/material';
+import {
+  Divider,
+  Drawer,
+  List,
+  ListItem,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Toolbar,
+} from '@mui/material';
 import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import SwapIcon from '@mui/icons-material/SwapHoriz';
 import LaunchIcon from '@mui/icons-material/Launch';
@@ -40,58 +49,74 @@ export function Sidebar({ mobileOpen, onClose }: { mobileOpen: boolean; onClose:
     <nav aria-label="Main">
       <Toolbar />
       <List>
-        <ListItemButton onClick={toggleProductDashboard} selected={prefix === '/logindashboard'}>
-          <ListItemIcon>
-            <SwapIcon />
-          </ListItemIcon>
-          <ListItemText primary={messages.shell.productDashboard} />
-        </ListItemButton>
-        <ListItemButton
-          component="a"
-          href={config?.productUrl ?? '#'}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          <ListItemIcon>
-            <LaunchIcon />
-          </ListItemIcon>
-          <ListItemText primary={messages.shell.goToProduct} />
-        </ListItemButton>
-        <ListItemButton
-          component="a"
-          href={config?.chatbotUrl ?? '#'}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          <ListItemIcon>
-            <ChatIcon />
-          </ListItemIcon>
-          <ListItemText primary={INTERVIEW_BOT_PRODUCT_NAME} />
-        </ListItemButton>
-        {prefix === '/dashboard' && (
-          <ListItemButton component={NavLink} to="/dashboard" end onClick={onClose}>
+        <ListItem disablePadding>
+          <ListItemButton
+            onClick={toggleProductDashboard}
+            selected={prefix === '/logindashboard'}
+            aria-pressed={prefix === '/logindashboard'}
+          >
             <ListItemIcon>
-              <DashboardIcon />
+              <SwapIcon />
             </ListItemIcon>
-            <ListItemText primary={messages.shell.dashboard} />
+            <ListItemText primary={messages.shell.productDashboard} />
           </ListItemButton>
+        </ListItem>
+        <ListItem disablePadding>
+          <ListItemButton
+            component="a"
+            href={config?.productUrl ?? '#'}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            <ListItemIcon>
+              <LaunchIcon />
+            </ListItemIcon>
+            <ListItemText primary={messages.shell.goToProduct} />
+          </ListItemButton>
+        </ListItem>
+        <ListItem disablePadding>
+          <ListItemButton
+            component="a"
+            href={config?.chatbotUrl ?? '#'}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            <ListItemIcon>
+              <ChatIcon />
+            </ListItemIcon>
+            <ListItemText primary={INTERVIEW_BOT_PRODUCT_NAME} />
+          </ListItemButton>
+        </ListItem>
+        {prefix === '/dashboard' && (
+          <ListItem disablePadding>
+            <ListItemButton component={NavLink} to="/dashboard" end onClick={onClose}>
+              <ListItemIcon>
+                <DashboardIcon />
+              </ListItemIcon>
+              <ListItemText primary={messages.shell.dashboard} />
+            </ListItemButton>
+          </ListItem>
         )}
-        <ListItemButton component={NavLink} to={`${prefix}/support`} onClick={onClose}>
-          <ListItemIcon>
-            <SupportIcon />
-          </ListItemIcon>
-          <ListItemText primary={messages.shell.support} />
-        </ListItemButton>
+        <ListItem disablePadding>
+          <ListItemButton component={NavLink} to={`${prefix}/support`} onClick={onClose}>
+            <ListItemIcon>
+              <SupportIcon />
+            </ListItemIcon>
+            <ListItemText primary={messages.shell.support} />
+          </ListItemButton>
+        </ListItem>
       </List>
       {items.length > 0 && <Divider />}
       <List>
         {items.map((item) => (
-          <ListItemButton key={item.path} component={NavLink} to={`${prefix}/${item.path}`} onClick={onClose}>
-            <ListItemIcon>
-              <ChevronIcon />
-            </ListItemIcon>
-            <ListItemText primary={item.label} />
-          </ListItemButton>
+          <ListItem disablePadding key={item.path}>
+            <ListItemButton component={NavLink} to={`${prefix}/${item.path}`} onClick={onClose}>
+              <ListItemIcon>
+                <ChevronIcon />
+              </ListItemIcon>
+              <ListItemText primary={item.label} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
     </nav>

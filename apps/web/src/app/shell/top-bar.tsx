@@ -65,7 +65,8 @@ export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
         <NotificationsBell />
         <Tooltip title={user ? `${user.username} (${roleName})` : 'Guest'}>
           <IconButton
-            aria-label="Open user menu"
+            // The initials on the avatar are visible text, so they are part of the name (WCAG 2.5.3).
+            aria-label={`Open user menu, ${roleInitials(roleName)}`}
             aria-haspopup="menu"
             onClick={(e) => setAnchor(e.currentTarget)}
           >

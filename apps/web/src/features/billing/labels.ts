@@ -26,6 +26,8 @@ export const labels = {
   paymentDate: 'Payment date',
   remarks: 'Remarks',
   cancel: 'Cancel',
+  /** Header of the row-actions column (read by screen readers only). */
+  actions: 'Actions',
   back: 'Back',
   creditsInvalid: 'Credits must be a whole number of at least 1',
   priceInvalid: 'Price per credit must be at least ₹1 (up to 2 decimals)',

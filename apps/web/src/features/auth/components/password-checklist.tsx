@@ -2,16 +2,7 @@ import { Box, List, ListItem, ListItemIcon, ListItemText, Typography } from '@mu
 import CheckIcon from '@mui/icons-material/CheckCircle';
 import CrossIcon from '@mui/icons-material/Cancel';
 import { messages, PASSWORD_RULES } from '@portal/shared';
-
-/** Screen-reader-only text. */
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
+import { visuallyHidden } from '../../../components/visually-hidden';
 
 /** The live 'Password Must Contain' checklist, from the shared strength rule. */
 export function PasswordChecklist({ password }: { password: string }) {

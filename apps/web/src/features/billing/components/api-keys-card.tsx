@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import {
   Alert,
+  Box,
   Button,
   Chip,
   Dialog,
@@ -25,6 +26,7 @@ import { useCreateApiKey } from '../api/create-api-key';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 import { labels } from '../labels';
+import { visuallyHidden } from '../../../components/visually-hidden';
 
 const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium' });
 const day = (iso: string | null) => (iso ? dateFormat.format(new Date(iso)) : labels.never);
@@ -100,7 +102,13 @@ export function ApiKeysCard({ canManage }: { canManage: boolean }) {
             <TableCell>{labels.created}</TableCell>
             <TableCell>{labels.lastUsed}</TableCell>
             <TableCell>{labels.status}</TableCell>
-            {canManage && <TableCell />}
+            {canManage && (
+              <TableCell>
+                <Box component="span" sx={visuallyHidden}>
+                  {labels.actions}
+                </Box>
+              </TableCell>
+            )}
           </TableRow>
         </TableHead>
         <TableBody>

@@ -14,9 +14,20 @@ const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'long' });
 /** A tenant admin's billing ({prefix}/billing): subscription, credit balance and history, buying, API keys. */
 export function BillingPage() {
   const credits = useCredits();
+  const canRead = usePermission('subscriptions', 'READ');
   const canBuy = usePermission('subscriptions', 'CREATE');
   const summary = credits.data;
   const sub = summary?.subscription ?? null;
+
+  // Without Subscription Management READ every card would fail: say so once instead.
+  if (!canRead) {
+    return (
+      <>
+        <PageHeader title={labels.billingTitle} subtitle={labels.billingSubtitle} />
+        <Alert severity="error">{messages.http.forbidden}</Alert>
+      </>
+    );
+  }
 
   return (
     <>
@@ -47,10 +58,14 @@ export function BillingPage() {
         <Grid size={{ xs: 12, md: 8 }}>
           <Paper sx={{ p: 3, height: '100%' }}>
             <Typography color="text.secondary">{labels.currentSubscription}</Typography>
-            {summary && !sub && <Typography variant="h6">{labels.noSubscription}</Typography>}
+            {summary && !sub && (
+              <Typography variant="h6" component="p">
+                {labels.noSubscription}
+              </Typography>
+            )}
             {sub && (
               <Stack spacing={0.5}>
-                <Typography variant="h6">
+                <Typography variant="h6" component="p">
                   {sub.status} · {sub.billingCycle} · {sub.totalInterviewCredits}{' '}
                   {labels.credits.toLowerCase()}
                 </Typography>

@@ -2,23 +2,12 @@ import { useId } from 'react';
 import { Box, Card, CardContent, Typography } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import type { DashboardSeries } from '@portal/shared';
+import { visuallyHidden } from '../../../components/visually-hidden';
 import { formatMonth, formatShortMonth, formatValue } from './format';
 
 const WIDTH = 720;
 const HEIGHT = 240;
 const PAD = { top: 16, right: 8, bottom: 28, left: 8 };
-
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: 1,
-  margin: -1,
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-  width: 1,
-} as const;
 
 /**
  * A plain SVG bar chart, one bar per month. Screen readers get the same figures as a table; each
@@ -84,22 +73,25 @@ export function MonthBarChart({ series }: { series: DashboardSeries }) {
             );
           })}
         </Box>
-        <Box component="table" sx={visuallyHidden}>
-          <caption>{series.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Month</th>
-              <th scope="col">Value</th>
-            </tr>
-          </thead>
-          <tbody>
-            {points.map((p) => (
-              <tr key={p.month}>
-                <th scope="row">{formatMonth(p.month)}</th>
-                <td>{formatValue(series.format, p.value)}</td>
+        {/* A table grows to its content whatever its width, so the clipping box is a block around it. */}
+        <Box sx={visuallyHidden}>
+          <table>
+            <caption>{series.title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Month</th>
+                <th scope="col">Value</th>
               </tr>
-            ))}
-          </tbody>
+            </thead>
+            <tbody>
+              {points.map((p) => (
+                <tr key={p.month}>
+                  <th scope="row">{formatMonth(p.month)}</th>
+                  <td>{formatValue(series.format, p.value)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </Box>
       </CardContent>
     </Card>

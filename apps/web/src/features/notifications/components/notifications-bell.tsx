@@ -78,9 +78,14 @@ export function NotificationsBell() {
           aria-expanded={open}
           onClick={(event) => setAnchor(event.currentTarget)}
         >
-          <Badge badgeContent={count} color="error" max={99}>
+          {/* No badge at zero: MUI keeps an invisible "0" in the DOM, text that the name would not contain. */}
+          {count > 0 ? (
+            <Badge badgeContent={count} color="error" max={99}>
+              <NotificationsIcon />
+            </Badge>
+          ) : (
             <NotificationsIcon />
-          </Badge>
+          )}
         </IconButton>
       </Tooltip>
       <Popover

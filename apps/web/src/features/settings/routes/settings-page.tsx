@@ -1,4 +1,4 @@
-import { Box, List, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { Box, List, ListItem, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import { NavLink } from 'react-router';
 import { messages } from '@portal/shared';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
@@ -15,9 +15,11 @@ export function SettingsPage() {
         <Paper variant="outlined" sx={{ width: { xs: '100%', md: 240 }, flexShrink: 0 }}>
           <nav aria-label={messages.shell.settings}>
             <List disablePadding>
-              <ListItemButton component={NavLink} to={`${prefix}/settings`} selected>
-                <ListItemText primary={messages.password.changePassword} />
-              </ListItemButton>
+              <ListItem disablePadding>
+                <ListItemButton component={NavLink} to={`${prefix}/settings`} selected>
+                  <ListItemText primary={messages.password.changePassword} />
+                </ListItemButton>
+              </ListItem>
             </List>
           </nav>
         </Paper>
