@@ -50,9 +50,12 @@ async function issueSession(
   };
 }
 
+/** Matches no user: the failed-attempt update of an unknown account. */
+const NO_USER_ID = '00000000-0000-0000-0000-000000000000';
+
 /**
  * Wrong password, unknown account, locked, inactive or not yet activated: one answer, and always one
- * hash verification, so neither the body nor the timing tells them apart.
+ * hash verification and the same statements, so neither the body nor the timing tells them apart.
  */
 export async function login(app: FastifyInstance, identifier: string, password: string, client: ClientInfo) {
   const { loginPerAddress, windowMs, lockoutThreshold, lockoutMs } = app.config.limits;
@@ -69,17 +72,17 @@ export async function login(app: FastifyInstance, identifier: string, password: 
   const locked = !!user?.lockedUntil && user.lockedUntil > new Date();
 
   if (!user || !passwordMatches || locked || !user.isActive) {
-    if (user) {
-      const failures = user.failedLoginCount + 1;
-      const lock = failures >= lockoutThreshold;
-      await app.db
-        .update(users)
-        .set({
-          failedLoginCount: lock ? 0 : failures,
-          lockedUntil: lock ? new Date(Date.now() + lockoutMs) : user.lockedUntil,
-        })
-        .where(eq(users.id, user.id));
-    }
+    // The same statement for an unknown account (it matches no row): skipping it answered unknown
+    // accounts ~2.5 ms sooner, a tenth of a verification (test/signin-timing.test.ts).
+    const failures = (user?.failedLoginCount ?? 0) + 1;
+    const lock = failures >= lockoutThreshold;
+    await app.db
+      .update(users)
+      .set({
+        failedLoginCount: lock ? 0 : failures,
+        lockedUntil: lock ? new Date(Date.now() + lockoutMs) : (user?.lockedUntil ?? null),
+      })
+      .where(eq(users.id, user?.id ?? NO_USER_ID));
     throw unauthorized(messages.login.invalidCredentials);
   }
 
