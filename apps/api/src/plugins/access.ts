@@ -12,8 +12,7 @@ import {
 } from '@portal/shared';
 import { AppError, forbidden, unauthorized } from '../lib/errors.js';
 import { safeEqual, sha256Hex } from '../lib/tokens.js';
-import { findActiveSessionByAccessHash } from '../modules/auth/sessions.repo.js';
-import { loadRolePermissions } from '../modules/roles/permissions.repo.js';
+import { findActiveSessionByAccessHash, sessionIdentity } from '../modules/auth/sessions.repo.js';
 import { ACCESS_COOKIE, csrfTokenFor } from '../modules/auth/cookies.js';
 
 /** What a route needs. Every /api route declares one; app start fails otherwise. */
@@ -117,8 +116,11 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
 
     const token = request.cookies[ACCESS_COOKIE];
     if (!token) throw unauthorized();
+    // One single-table statement per request; who the user is comes from the identity cache of the
+    // version read with the session (a second statement only after a change to users or roles).
     const session = await findActiveSessionByAccessHash(app.db, sha256Hex(token));
-    if (!session || !session.isActive) throw unauthorized();
+    const identity = session && (await sessionIdentity(app.db, session.userId, session.version));
+    if (!session || !identity || !identity.isActive) throw unauthorized();
 
     if (unsafe) {
       const sent = request.headers['x-csrf-token'];
@@ -128,11 +130,17 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
       }
     }
 
-    const isSuperAdmin = session.roleName === SYSTEM_ROLES.superAdmin;
-    const permissions = isSuperAdmin
-      ? allPermissions()
-      : ((await loadRolePermissions(app.db, [session.roleId])).get(session.roleId) ?? []);
-    request.auth = { ...session, isSuperAdmin, permissions };
+    const isSuperAdmin = identity.role.name === SYSTEM_ROLES.superAdmin;
+    request.auth = {
+      sessionId: session.sessionId,
+      familyId: session.familyId,
+      userId: session.userId,
+      organizationId: identity.organizationId,
+      roleId: identity.roleId,
+      roleName: identity.role.name,
+      isSuperAdmin,
+      permissions: isSuperAdmin ? SUPER_ADMIN_PERMISSIONS : identity.role.permissions,
+    };
 
     if (declared.kind === 'permission' && !can(request.auth, declared.feature, declared.scope)) {
       throw forbidden();
@@ -141,14 +149,12 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
 }
 
 /** super_admin holds every scope on every feature, always (DECISIONS.md). */
-function allPermissions(): PermissionEntry[] {
-  return Object.values(FEATURES).map((f) => ({
-    id: f.id,
-    featureId: f.id,
-    featureName: f.name,
-    permissionScopes: ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT', 'IMPORT'],
-  }));
-}
+const SUPER_ADMIN_PERMISSIONS: PermissionEntry[] = Object.values(FEATURES).map((f) => ({
+  id: f.id,
+  featureId: f.id,
+  featureName: f.name,
+  permissionScopes: ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT', 'IMPORT'],
+}));
 
 export default fp(accessPlugin, { name: 'access', dependencies: ['db'] });
 export { CSRF_COOKIE };

@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestampTz } from './columns.js';
 
 /** Server-wide settings shared by every API process (the session signing secret). */
@@ -6,6 +6,17 @@ export const appSettings = pgTable('app_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
   createdAt: createdAt(),
+});
+
+/**
+ * Version counters of data that API processes cache in memory (docs/decisions/007). Triggers made in
+ * migration 0002 bump `identity` when a transaction that changed users, roles, role permissions,
+ * features, organizations or subscriptions commits; a cached value is used only when the version read
+ * in the same statement as the request's data equals the version it was cached at.
+ */
+export const dataVersions = pgTable('data_versions', {
+  name: text('name').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
 
 /** Fixed-window counters for rate limits, shared by every API process. */

@@ -1,6 +1,8 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { roles, sessions, users } from '../../db/schema/index.js';
+import { sessions, users } from '../../db/schema/index.js';
+import { identitySnapshot, identityVersionSql } from '../../lib/identity-cache.js';
+import { rolesAt } from '../roles/permissions.repo.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -9,21 +11,19 @@ export async function insertSession(db: Db, values: typeof sessions.$inferInsert
   return row!;
 }
 
-/** The live session of an access token, with what the permission check needs, in one query. */
+/**
+ * The live session of an access token and the identity version, in one single-table statement. Who
+ * the user is (organization, role, state) comes from `sessionIdentity`, cached per version.
+ */
 export async function findActiveSessionByAccessHash(db: Db, accessTokenHash: string) {
   const [row] = await db
     .select({
       sessionId: sessions.id,
       familyId: sessions.familyId,
-      userId: users.id,
-      organizationId: users.organizationId,
-      roleId: users.roleId,
-      roleName: roles.name,
-      isActive: users.isActive,
+      userId: sessions.userId,
+      version: identityVersionSql,
     })
     .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .innerJoin(roles, eq(roles.id, users.roleId))
     .where(
       and(
         eq(sessions.accessTokenHash, accessTokenHash),
@@ -32,7 +32,36 @@ export async function findActiveSessionByAccessHash(db: Db, accessTokenHash: str
       ),
     )
     .limit(1);
-  return row ?? null;
+  return row ? { ...row, version: Number(row.version) } : null;
+}
+
+/**
+ * A user's organization, role (with its permissions) and state as of identity `version`: from this
+ * process's snapshot of that version, or loaded in one statement (two if the role is not cached).
+ */
+export async function sessionIdentity(db: Db, userId: string, version: number) {
+  const snapshot = identitySnapshot(db, version);
+  let user = snapshot.users.get(userId);
+  let roleVersion = version;
+  if (!user) {
+    const [row] = await db
+      .select({
+        organizationId: users.organizationId,
+        roleId: users.roleId,
+        isActive: users.isActive,
+        version: identityVersionSql,
+      })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    if (!row) return null;
+    user = { organizationId: row.organizationId, roleId: row.roleId, isActive: row.isActive };
+    roleVersion = Number(row.version);
+    identitySnapshot(db, roleVersion).users.set(userId, user);
+  }
+  const role = (await rolesAt(db, roleVersion, [user.roleId])).get(user.roleId);
+  if (!role) return null;
+  return { ...user, role };
 }
 
 export async function findSessionByRefreshHash(db: Db, refreshTokenHash: string) {

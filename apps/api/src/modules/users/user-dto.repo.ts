@@ -1,9 +1,16 @@
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { InviteStatus, User } from '@portal/shared';
 import { SYSTEM_ROLES } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { oneTimeTokens, organizations, roles, subscriptions, users } from '../../db/schema/index.js';
-import { loadRolePermissions } from '../roles/permissions.repo.js';
+import {
+  identitySnapshot,
+  identityVersionSql,
+  rowsOf,
+  type CachedOrganization,
+  type CachedRole,
+} from '../../lib/identity-cache.js';
+import { loadRoles, rolesAt } from '../roles/permissions.repo.js';
 
 export const userWithRoleColumns = {
   user: users,
@@ -19,78 +26,218 @@ type UserRow = {
   isPlatform: boolean;
 };
 
+/**
+ * The columns of a user that its answer shows, as one JSON object per row (`userDtoJson`): one field
+ * for the driver to parse instead of fourteen, and no password hash read, only whether it is set.
+ */
+export interface UserDtoRow {
+  id: string;
+  username: string;
+  email: string;
+  fullName: string | null;
+  mobileNo: string | null;
+  client: string | null;
+  isActive: boolean;
+  isAdmin: boolean;
+  roleId: string;
+  organizationId: string;
+  profileImageFileId: string | null;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+  /** No password yet: the invite state depends on the open invites. */
+  pending: boolean;
+}
+
+/** `json_build_object` of a `users` row in the shape of `UserDtoRow` (the table unaliased in FROM). */
+export const userDtoJson: SQL = sql`json_build_object(
+  'id', ${users.id}, 'username', ${users.username}, 'email', ${users.email},
+  'fullName', ${users.fullName}, 'mobileNo', ${users.mobileNo}, 'client', ${users.client},
+  'isActive', ${users.isActive}, 'isAdmin', ${users.isAdmin}, 'roleId', ${users.roleId},
+  'organizationId', ${users.organizationId}, 'profileImageFileId', ${users.profileImageFileId},
+  'createdAt', ${users.createdAt}, 'updatedAt', ${users.updatedAt}, 'pending', ${users.passwordHash} is null)`;
+
 export function profileImageUrl(fileId: string | null): string | null {
   return fileId ? `/api/files/${fileId}` : null;
 }
 
+function isoString(value: string | Date): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/** The API's user shape from its row, its role, its organization and whether an invite is open. */
+function userDto(
+  user: UserDtoRow,
+  role: CachedRole,
+  organization: CachedOrganization | undefined,
+  inviteOpen: boolean,
+  now: number,
+): User {
+  const inviteStatus: InviteStatus = !user.pending ? 'accepted' : inviteOpen ? 'pending' : 'expired';
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    fullName: user.fullName,
+    mobileNo: user.mobileNo,
+    enabled: user.isActive,
+    isActive: user.isActive,
+    // The platform organization (super administrators) needs no subscription.
+    isSubscription:
+      !!organization &&
+      (organization.isPlatform || (organization.activeUntil !== null && organization.activeUntil > now)),
+    client: user.client,
+    roleId: user.roleId,
+    role: { id: user.roleId, name: role.name, isSystem: role.isSystem, permissions: role.permissions },
+    organizationId: user.organizationId,
+    isAdmin: user.isAdmin || role.name === SYSTEM_ROLES.superAdmin,
+    inviteStatus,
+    profileImage: profileImageUrl(user.profileImageFileId),
+    createdAt: isoString(user.createdAt),
+    updatedAt: isoString(user.updatedAt),
+  };
+}
+
+/** Platform flag and latest ACTIVE subscription end of organizations, with the identity version. */
+async function loadOrganizations(db: Db, organizationIds: readonly string[]) {
+  const result = await db.execute(sql`
+    select ${identityVersionSql} as version, coalesce(json_agg(json_build_object(
+      'id', o.id, 'isPlatform', o.is_platform,
+      'activeUntil', (select max(s.valid_until) from ${subscriptions} s where s.organization_id = o.id and s.status = 'ACTIVE')
+    )), '[]'::json) as organizations
+    from ${organizations} o where o.id = any(${sql.param([...organizationIds])}::uuid[])`);
+  const [row] = rowsOf<{
+    version: number | string;
+    organizations: { id: string; isPlatform: boolean; activeUntil: string | null }[];
+  }>(result);
+  const byId = new Map<string, CachedOrganization>();
+  for (const o of row!.organizations) {
+    byId.set(o.id, {
+      isPlatform: o.isPlatform,
+      activeUntil: o.activeUntil === null ? null : new Date(o.activeUntil).getTime(),
+    });
+  }
+  return { version: Number(row!.version), organizations: byId };
+}
+
+/** Organizations as of identity `version`: from this process's snapshot, the missing ones loaded. */
+async function organizationsAt(db: Db, version: number, organizationIds: readonly string[]) {
+  const snapshot = identitySnapshot(db, version);
+  const found = new Map<string, CachedOrganization>();
+  const missing: string[] = [];
+  for (const id of new Set(organizationIds)) {
+    const organization = snapshot.organizations.get(id);
+    if (organization) found.set(id, organization);
+    else missing.push(id);
+  }
+  if (missing.length === 0) return found;
+  const loaded = await loadOrganizations(db, missing);
+  const keep = identitySnapshot(db, loaded.version);
+  for (const [id, organization] of loaded.organizations) {
+    keep.organizations.set(id, organization);
+    found.set(id, organization);
+  }
+  return found;
+}
+
+/** Users (of `pendingIds`, who have no password) holding an unused, unexpired invite. */
+async function openInvites(db: Db, pendingIds: readonly string[], now: Date): Promise<Set<string>> {
+  if (pendingIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ userId: oneTimeTokens.userId })
+    .from(oneTimeTokens)
+    .where(
+      and(
+        inArray(oneTimeTokens.userId, [...pendingIds]),
+        eq(oneTimeTokens.purpose, 'invite'),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, now),
+      ),
+    );
+  return new Set(rows.map((r) => r.userId));
+}
+
 /**
- * Builds the API's user shape for a batch of rows with three set-based queries (permissions,
- * active subscriptions, open invites), whatever the batch size.
+ * The API's user shape for rows read together with identity `version`. Roles (with permissions) and
+ * organizations come from the identity snapshot of that version, so a page read again costs no
+ * further statement; what is missing is loaded in one statement each. Open invites are read only
+ * when the page holds users without a password.
+ */
+export async function userDtosAt(db: Db, rows: readonly UserDtoRow[], version: number): Promise<User[]> {
+  if (rows.length === 0) return [];
+  const now = new Date();
+  const [rolesById, organizationsById, invites] = await Promise.all([
+    rolesAt(
+      db,
+      version,
+      rows.map((r) => r.roleId),
+    ),
+    organizationsAt(
+      db,
+      version,
+      rows.map((r) => r.organizationId),
+    ),
+    openInvites(
+      db,
+      rows.filter((r) => r.pending).map((r) => r.id),
+      now,
+    ),
+  ]);
+  return rows.flatMap((row) => {
+    const role = rolesById.get(row.roleId);
+    // A role deleted between the two reads: the user is left out rather than shown without one.
+    return role
+      ? [userDto(row, role, organizationsById.get(row.organizationId), invites.has(row.id), now.getTime())]
+      : [];
+  });
+}
+
+/**
+ * Builds the API's user shape for a batch of rows (the export's keyset batches) with three set-based
+ * queries (roles with permissions, organizations, open invites), whatever the batch size.
  */
 export async function toUserDtos(db: Db, rows: readonly UserRow[]): Promise<User[]> {
   if (rows.length === 0) return [];
   const now = new Date();
-  const roleIds = [...new Set(rows.map((r) => r.user.roleId))];
-  const orgIds = [...new Set(rows.map((r) => r.user.organizationId))];
-  const pendingIds = rows.filter((r) => r.user.passwordHash === null).map((r) => r.user.id);
-
-  const [permissions, subscribed, invites] = await Promise.all([
-    loadRolePermissions(db, roleIds),
-    db
-      .selectDistinct({ organizationId: subscriptions.organizationId })
-      .from(subscriptions)
-      .where(
-        and(
-          inArray(subscriptions.organizationId, orgIds),
-          eq(subscriptions.status, 'ACTIVE'),
-          gt(subscriptions.validUntil, now),
-        ),
-      ),
-    pendingIds.length === 0
-      ? Promise.resolve([])
-      : db
-          .selectDistinct({ userId: oneTimeTokens.userId })
-          .from(oneTimeTokens)
-          .where(
-            and(
-              inArray(oneTimeTokens.userId, pendingIds),
-              eq(oneTimeTokens.purpose, 'invite'),
-              isNull(oneTimeTokens.usedAt),
-              gt(oneTimeTokens.expiresAt, now),
-            ),
-          ),
+  const dtoRows: UserDtoRow[] = rows.map(({ user }) => ({
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    fullName: user.fullName,
+    mobileNo: user.mobileNo,
+    client: user.client,
+    isActive: user.isActive,
+    isAdmin: user.isAdmin,
+    roleId: user.roleId,
+    organizationId: user.organizationId,
+    profileImageFileId: user.profileImageFileId,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+    pending: user.passwordHash === null,
+  }));
+  const [loadedRoles, loadedOrganizations, invites] = await Promise.all([
+    loadRoles(db, [...new Set(dtoRows.map((r) => r.roleId))]),
+    loadOrganizations(db, [...new Set(dtoRows.map((r) => r.organizationId))]),
+    openInvites(
+      db,
+      dtoRows.filter((r) => r.pending).map((r) => r.id),
+      now,
+    ),
   ]);
-  const subscribedOrgs = new Set(subscribed.map((s) => s.organizationId));
-  const openInvites = new Set(invites.map((i) => i.userId));
-
-  return rows.map(({ user, roleName, roleIsSystem, isPlatform }) => {
-    const inviteStatus: InviteStatus =
-      user.passwordHash !== null ? 'accepted' : openInvites.has(user.id) ? 'pending' : 'expired';
-    return {
-      id: user.id,
-      username: user.username,
-      email: user.email,
-      fullName: user.fullName,
-      mobileNo: user.mobileNo,
-      enabled: user.isActive,
-      isActive: user.isActive,
-      // The platform organization (super administrators) needs no subscription.
-      isSubscription: isPlatform || subscribedOrgs.has(user.organizationId),
-      client: user.client,
-      roleId: user.roleId,
-      role: {
-        id: user.roleId,
-        name: roleName,
-        isSystem: roleIsSystem,
-        permissions: permissions.get(user.roleId) ?? [],
-      },
-      organizationId: user.organizationId,
-      isAdmin: user.isAdmin || roleName === SYSTEM_ROLES.superAdmin,
-      inviteStatus,
-      profileImage: profileImageUrl(user.profileImageFileId),
-      createdAt: user.createdAt.toISOString(),
-      updatedAt: user.updatedAt.toISOString(),
+  return dtoRows.flatMap((row, i) => {
+    const role = loadedRoles.roles.get(row.roleId) ?? {
+      name: rows[i]!.roleName,
+      isSystem: rows[i]!.roleIsSystem,
+      permissions: [],
     };
+    return [
+      userDto(
+        row,
+        role,
+        loadedOrganizations.organizations.get(row.organizationId),
+        invites.has(row.id),
+        now.getTime(),
+      ),
+    ];
   });
 }
 
@@ -102,8 +249,13 @@ export function selectUsersWithRole(db: Db) {
     .innerJoin(organizations, eq(organizations.id, users.organizationId));
 }
 
+/** One user's answer: one statement (the row and the identity version), roles and organization cached. */
 export async function findUserDto(db: Db, userId: string): Promise<User | null> {
-  const rows = await selectUsersWithRole(db).where(eq(users.id, userId)).limit(1);
-  const [dto] = await toUserDtos(db, rows);
+  const result = await db.execute(sql`
+    select ${identityVersionSql} as version,
+      (select ${userDtoJson} from ${users} where ${users.id} = ${userId}) as dto`);
+  const [row] = rowsOf<{ version: number | string; dto: UserDtoRow | null }>(result);
+  if (!row?.dto) return null;
+  const [dto] = await userDtosAt(db, [row.dto], Number(row.version));
   return dto ?? null;
 }

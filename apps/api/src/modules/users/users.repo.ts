@@ -2,7 +2,13 @@ import { and, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { UserSortField } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { organizations, roles, users } from '../../db/schema/index.js';
-import { selectUsersWithRole, userWithRoleColumns } from './user-dto.repo.js';
+import {
+  identitySnapshot,
+  identityVersionSql,
+  latestIdentitySnapshot,
+  rowsOf,
+} from '../../lib/identity-cache.js';
+import { selectUsersWithRole, userDtoJson, userWithRoleColumns, type UserDtoRow } from './user-dto.repo.js';
 
 export type UserRecord = typeof users.$inferSelect;
 
@@ -175,6 +181,99 @@ function sortKeys(sort: UserSortField): SQL[] {
 
 function orderBy(o: UserOrder): SQL[] {
   return sortKeys(o.sort).map((k) => (o.order === 'asc' ? sql`${k} asc` : sql`${k} desc`));
+}
+
+/** Role ids answering to a role name, with the identity version they were read at. */
+async function resolveRoleNameAt(db: Db, name: string) {
+  const result = await db.execute(sql`
+    select ${identityVersionSql} as version, coalesce(json_agg(${roles.id}), '[]'::json) as ids
+    from ${roles} where lower(${roles.name}) = ${name}`);
+  const [row] = rowsOf<{ version: number | string; ids: string[] }>(result);
+  const version = Number(row!.version);
+  identitySnapshot(db, version).roleNames.set(name, row!.ids);
+  return { version, ids: row!.ids };
+}
+
+/** What `meta.total` of a filter is cached under (role names are resolved per identity version too). */
+function countKey(filter: UserFilter): string {
+  const search = filter.search?.trim();
+  return JSON.stringify([
+    filter.scope,
+    filter.organizationId ?? null,
+    filter.role === undefined
+      ? null
+      : UUID_PATTERN.test(filter.role)
+        ? filter.role
+        : filter.role.toLowerCase(),
+    filter.status ?? null,
+    search ? containsPattern(search) : null,
+  ]);
+}
+
+/**
+ * One page of the user list (GET /api/auth/users) as answer rows, the identity version read with it,
+ * and the total matching the filter. In the steady state this is ONE statement: the page as JSON and
+ * the version; a role name resolves to ids and the total is counted once per identity version (any
+ * committed change to users or roles bumps it, migration 0002), then kept in this process's snapshot
+ * of that version. So the total never scans the matching rows twice for the same data, and is exact.
+ */
+export async function listUserPage(
+  db: Db,
+  filter: UserFilter,
+  o: UserOrder,
+  page: { page: number; pageSize: number },
+): Promise<{ rows: UserDtoRow[]; version: number; total: number }> {
+  const roleName =
+    filter.role !== undefined && !UUID_PATTERN.test(filter.role) ? filter.role.toLowerCase() : null;
+  for (let attempt = 0; ; attempt++) {
+    let roleIds: string[] | null = filter.role === undefined ? null : [filter.role];
+    let resolvedAt: number | null = null;
+    if (roleName !== null) {
+      const known = latestIdentitySnapshot(db);
+      const cached = attempt === 0 ? known?.roleNames.get(roleName) : undefined;
+      if (known && cached) {
+        roleIds = cached;
+        resolvedAt = known.version;
+      } else {
+        const resolved = await resolveRoleNameAt(db, roleName);
+        roleIds = resolved.ids;
+        resolvedAt = resolved.version;
+      }
+    }
+    const result = await db.execute(sql`
+      select ${identityVersionSql} as version, (
+        select coalesce(json_agg(p.dto), '[]'::json) from (
+          select ${userDtoJson} as dto from ${users}
+          where ${userWhere(filter, roleIds) ?? sql`true`}
+          order by ${sql.join(orderBy(o), sql`, `)}
+          limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}
+        ) p
+      ) as rows`);
+    const [row] = rowsOf<{ version: number | string; rows: UserDtoRow[] }>(result);
+    const version = Number(row!.version);
+    // Role names changed between resolving and reading: resolve again at the new version (once).
+    if (resolvedAt !== null && resolvedAt !== version && attempt === 0) continue;
+
+    const snapshot = identitySnapshot(db, version);
+    const key = countKey(filter);
+    let total = snapshot.userCounts.get(key);
+    if (total === undefined) {
+      if (row!.rows.length === 0 && page.page === 1) total = 0;
+      else {
+        const counted = await db.execute(sql`
+          select ${identityVersionSql} as version, count(*)::int as total from ${users}
+          where ${userWhere(filter, roleIds) ?? sql`true`}`);
+        const [c] = rowsOf<{ version: number | string; total: number }>(counted);
+        total = c!.total;
+        if (Number(c!.version) !== version) {
+          identitySnapshot(db, Number(c!.version)).userCounts.set(key, total);
+          return { rows: row!.rows, version, total };
+        }
+      }
+      snapshot.userCounts.set(key, total);
+    }
+    return { rows: row!.rows, version, total };
+  }
 }
 
 /** One page of users with role (for `toUserDtos`) and the total matching the filter. */

@@ -28,7 +28,7 @@ import { issueOneTimeToken } from '../auth/one-time-tokens.repo.js';
 import { revokeUserSessions } from '../auth/sessions.repo.js';
 import type { Mailer } from '../mail/mail.service.js';
 import { loadRolePermissions } from '../roles/permissions.repo.js';
-import { toUserDtos } from './user-dto.repo.js';
+import { toUserDtos, userDtosAt } from './user-dto.repo.js';
 import {
   findOrganizationById,
   findRoleById,
@@ -37,7 +37,7 @@ import {
   insertOrganizationIfMissing,
   insertUser,
   iterateUserRows,
-  listUserRows,
+  listUserPage,
   updateUserRecord,
   type UserFilter,
   type UserRecord,
@@ -370,8 +370,11 @@ type UserFilterQuery = Pick<
 
 /** GET /api/auth/users: one page, filtered, searched and sorted in the database, within the tenant. */
 export async function listUsers(db: Db, actor: Actor, query: UserListQuery) {
-  const { rows, total } = await listUserRows(db, filterFor(actor, query), query, query);
-  return { data: await toUserDtos(db, rows), meta: { page: query.page, pageSize: query.pageSize, total } };
+  const { rows, version, total } = await listUserPage(db, filterFor(actor, query), query, query);
+  return {
+    data: await userDtosAt(db, rows, version),
+    meta: { page: query.page, pageSize: query.pageSize, total },
+  };
 }
 
 /**
