@@ -8,6 +8,7 @@ import { MAX_UPLOAD_BYTES } from '@portal/shared';
 import type { Database, Db } from './db/client.js';
 import type { Env } from './env.js';
 import { createPasswordHasher, type HashCost, type PasswordHasher } from './lib/passwords.js';
+import { lowerThreadpoolPriority } from './lib/thread-priority.js';
 import { createMailer, type Mailer } from './modules/mail/mail.service.js';
 import { getOrCreateSecret } from './modules/platform/settings.repo.js';
 import accessPlugin from './plugins/access.js';
@@ -78,6 +79,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('dbKind', options.database.kind);
   app.decorate('config', { ...defaultConfig, ...options.config });
   app.decorate('hasher', createPasswordHasher(options.hashCost));
+  // Hashing yields the CPU to request handling when both want it (a sign-in flood).
+  await lowerThreadpoolPriority();
   app.decorate(
     'mailer',
     createMailer({ smtpUrl: options.env.SMTP_URL, from: options.env.MAIL_FROM, log: app.log }),

@@ -1,0 +1,46 @@
+import { readlink } from 'node:fs';
+import { setPriority } from 'node:os';
+
+/** The niceness given to libuv's threadpool threads (0 is normal, 19 the lowest priority). */
+export const THREADPOOL_NICENESS = 10;
+
+/** The thread id of whichever threadpool thread runs this `readlink` (Linux `/proc/thread-self`). */
+function threadpoolThreadId(): Promise<number | null> {
+  return new Promise((resolve) => {
+    readlink('/proc/thread-self', (error, link) => {
+      const tid = error ? NaN : Number(link.split('/').pop());
+      resolve(Number.isInteger(tid) && tid !== process.pid ? tid : null);
+    });
+  });
+}
+
+/**
+ * Lowers the CPU priority of libuv's threadpool, where Argon2id hashes and verifies run, below the
+ * main thread's (which answers every request) and the database's. A flood of sign-ins then uses
+ * the CPU that requests leave idle instead of taking turns with them: with every core hashing, a
+ * page of the user list otherwise waits behind a queue of 50 ms hashes (docs/decisions/007). On an
+ * idle machine nothing changes, hashes run at full speed.
+ *
+ * Linux only (elsewhere a no-op). The threadpool's threads are found by asking `/proc/thread-self`
+ * from inside them: an async `fs.readlink` runs on a threadpool thread, and a burst of them lands on
+ * every thread. Other threadpool work (file system, DNS lookups, zlib) shares the lower priority.
+ */
+export async function lowerThreadpoolPriority(niceness = THREADPOOL_NICENESS): Promise<number> {
+  if (process.platform !== 'linux') return 0;
+  const size = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+  const found = new Set<number>();
+  for (let round = 0; round < 10 && found.size < size; round++) {
+    const ids = await Promise.all(Array.from({ length: size * 4 }, threadpoolThreadId));
+    for (const id of ids) if (id !== null) found.add(id);
+  }
+  let lowered = 0;
+  for (const id of found) {
+    try {
+      setPriority(id, niceness);
+      lowered++;
+    } catch {
+      // Not permitted here (a restricted container): requests share the CPU with hashing as before.
+    }
+  }
+  return lowered;
+}
