@@ -1,7 +1,7 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions, users } from '../../db/schema/index.js';
-import { identitySnapshot, identityVersionSql } from '../../lib/identity-cache.js';
+import { identitySnapshot, identityVersionSql, rowsOf } from '../../lib/identity-cache.js';
 import { rolesAt } from '../roles/permissions.repo.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -12,27 +12,27 @@ export async function insertSession(db: Db, values: typeof sessions.$inferInsert
 }
 
 /**
- * The live session of an access token and the identity version, in one single-table statement. Who
- * the user is (organization, role, state) comes from `sessionIdentity`, cached per version.
+ * The live session of an access token and the identity version: one call of a PL/pgSQL function
+ * (migration 0003) whose plan the database keeps per connection. Who the user is (organization,
+ * role, state) comes from `sessionIdentity`, cached per version.
  */
 export async function findActiveSessionByAccessHash(db: Db, accessTokenHash: string) {
-  const [row] = await db
-    .select({
-      sessionId: sessions.id,
-      familyId: sessions.familyId,
-      userId: sessions.userId,
-      version: identityVersionSql,
-    })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.accessTokenHash, accessTokenHash),
-        isNull(sessions.revokedAt),
-        gt(sessions.accessExpiresAt, sql`now()`),
-      ),
-    )
-    .limit(1);
-  return row ? { ...row, version: Number(row.version) } : null;
+  const result = await db.execute(sql`
+    select session_id, family_id, user_id, identity_version from session_by_access_hash(${accessTokenHash})`);
+  const [row] = rowsOf<{
+    session_id: string;
+    family_id: string;
+    user_id: string;
+    identity_version: number | string;
+  }>(result);
+  return row
+    ? {
+        sessionId: row.session_id,
+        familyId: row.family_id,
+        userId: row.user_id,
+        version: Number(row.identity_version),
+      }
+    : null;
 }
 
 /**
