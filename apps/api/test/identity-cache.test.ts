@@ -180,6 +180,23 @@ describe('the identity version', () => {
     await ctx.database.db.update(users).set({ failedLoginCount: 0 }).where(eq(users.email, 'v1@cache.test'));
     expect(await identityVersion()).toBe(before + 1);
   });
+  it('caches nothing while its row is missing: answers still follow every change', async () => {
+    const before = await identityVersion();
+    const query = `organizationId=${orgA}&status=active`;
+    const start = await total(root, query);
+    await ctx.database.db.delete(dataVersions).where(eq(dataVersions.name, 'identity'));
+    try {
+      expect(await total(root, query)).toBe(start);
+      await createUserDirect(ctx, { email: 'norow@cache.test', roleId: adminRole, organizationId: orgA });
+      expect(await total(root, query)).toBe(start + 1);
+      await ctx.database.db.update(users).set({ isActive: false }).where(eq(users.email, 'norow@cache.test'));
+      expect(await total(root, query)).toBe(start);
+    } finally {
+      // Back above every version seen, so no snapshot of an old version is taken for current.
+      await ctx.database.db.insert(dataVersions).values({ name: 'identity', version: before + 1_000 });
+    }
+    expect(await total(root, query)).toBe(start);
+  });
 });
 
 // Two API processes on one PostgreSQL: each keeps its own caches and checks them against the version

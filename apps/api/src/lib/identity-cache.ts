@@ -63,6 +63,8 @@ const current = new WeakMap<object, IdentitySnapshot>();
  * loads is used for that request only.
  */
 export function identitySnapshot(db: object, version: number): IdentitySnapshot {
+  // No version read (its row missing): nothing may be cached, every read loads.
+  if (!Number.isFinite(version)) return new IdentitySnapshot(version);
   const kept = current.get(db);
   if (kept && kept.version === version) return kept;
   const fresh = new IdentitySnapshot(version);
@@ -72,6 +74,11 @@ export function identitySnapshot(db: object, version: number): IdentitySnapshot 
 
 /** The current identity version, as a scalar subquery to read in the same statement as other data. */
 export const identityVersionSql = sql<number>`(select ${dataVersions.version} from ${dataVersions} where ${dataVersions.name} = 'identity')`;
+
+/** A version as read from the database (bigint: a string on node-postgres); NaN when there is none. */
+export function identityVersionOf(value: unknown): number {
+  return value === null || value === undefined ? NaN : Number(value);
+}
 
 /** The snapshot kept for this database handle, whatever its version (null before the first read). */
 export function latestIdentitySnapshot(db: object): IdentitySnapshot | null {

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions, users } from '../../db/schema/index.js';
-import { identitySnapshot, identityVersionSql, rowsOf } from '../../lib/identity-cache.js';
+import { identitySnapshot, identityVersionOf, identityVersionSql, rowsOf } from '../../lib/identity-cache.js';
 import { rolesAt } from '../roles/permissions.repo.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -30,7 +30,7 @@ export async function findActiveSessionByAccessHash(db: Db, accessTokenHash: str
         sessionId: row.session_id,
         familyId: row.family_id,
         userId: row.user_id,
-        version: Number(row.identity_version),
+        version: identityVersionOf(row.identity_version),
       }
     : null;
 }
@@ -56,7 +56,7 @@ export async function sessionIdentity(db: Db, userId: string, version: number) {
       .limit(1);
     if (!row) return null;
     user = { organizationId: row.organizationId, roleId: row.roleId, isActive: row.isActive };
-    roleVersion = Number(row.version);
+    roleVersion = identityVersionOf(row.version);
     identitySnapshot(db, roleVersion).users.set(userId, user);
   }
   const role = (await rolesAt(db, roleVersion, [user.roleId])).get(user.roleId);

@@ -2,7 +2,13 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { normalizeScopes, type PermissionEntry, type Scope } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { features, rolePermissions, roles } from '../../db/schema/index.js';
-import { identitySnapshot, identityVersionSql, rowsOf, type CachedRole } from '../../lib/identity-cache.js';
+import {
+  identitySnapshot,
+  identityVersionOf,
+  identityVersionSql,
+  rowsOf,
+  type CachedRole,
+} from '../../lib/identity-cache.js';
 
 /** Permission entries of each role, in feature order, keyed by role id. */
 export async function loadRolePermissions(
@@ -66,7 +72,7 @@ export async function loadRoles(db: Db, roleIds: readonly string[]) {
       })),
     });
   }
-  return { version: Number(row!.version), roles: byId };
+  return { version: identityVersionOf(row!.version), roles: byId };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import { oneTimeTokens, organizations, roles, subscriptions, users } from '../../db/schema/index.js';
 import {
   identitySnapshot,
+  identityVersionOf,
   identityVersionSql,
   rowsOf,
   type CachedOrganization,
@@ -116,7 +117,7 @@ async function loadOrganizations(db: Db, organizationIds: readonly string[]) {
       activeUntil: o.activeUntil === null ? null : new Date(o.activeUntil).getTime(),
     });
   }
-  return { version: Number(row!.version), organizations: byId };
+  return { version: identityVersionOf(row!.version), organizations: byId };
 }
 
 /** Organizations as of identity `version`: from this process's snapshot, the missing ones loaded. */
@@ -256,6 +257,6 @@ export async function findUserDto(db: Db, userId: string): Promise<User | null> 
       (select ${userDtoJson} from ${users} where ${users.id} = ${userId}) as dto`);
   const [row] = rowsOf<{ version: number | string; dto: UserDtoRow | null }>(result);
   if (!row?.dto) return null;
-  const [dto] = await userDtosAt(db, [row.dto], Number(row.version));
+  const [dto] = await userDtosAt(db, [row.dto], identityVersionOf(row.version));
   return dto ?? null;
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { organizations, roles, users } from '../../db/schema/index.js';
 import {
   identitySnapshot,
+  identityVersionOf,
   identityVersionSql,
   latestIdentitySnapshot,
   rowsOf,
@@ -189,7 +190,7 @@ async function resolveRoleNameAt(db: Db, name: string) {
     select ${identityVersionSql} as version, coalesce(json_agg(${roles.id}), '[]'::json) as ids
     from ${roles} where lower(${roles.name}) = ${name}`);
   const [row] = rowsOf<{ version: number | string; ids: string[] }>(result);
-  const version = Number(row!.version);
+  const version = identityVersionOf(row!.version);
   identitySnapshot(db, version).roleNames.set(name, row!.ids);
   return { version, ids: row!.ids };
 }
@@ -250,7 +251,7 @@ export async function listUserPage(
         ) p
       ) as rows`);
     const [row] = rowsOf<{ version: number | string; rows: UserDtoRow[] }>(result);
-    const version = Number(row!.version);
+    const version = identityVersionOf(row!.version);
     // Role names changed between resolving and reading: resolve again at the new version (once).
     if (resolvedAt !== null && resolvedAt !== version && attempt === 0) continue;
 
@@ -265,8 +266,8 @@ export async function listUserPage(
           where ${userWhere(filter, roleIds) ?? sql`true`}`);
         const [c] = rowsOf<{ version: number | string; total: number }>(counted);
         total = c!.total;
-        if (Number(c!.version) !== version) {
-          identitySnapshot(db, Number(c!.version)).userCounts.set(key, total);
+        if (identityVersionOf(c!.version) !== version) {
+          identitySnapshot(db, identityVersionOf(c!.version)).userCounts.set(key, total);
           return { rows: row!.rows, version, total };
         }
       }
