@@ -30,8 +30,9 @@ export async function lowerThreadpoolPriority(niceness = THREADPOOL_NICENESS): P
   const size = Number(process.env.UV_THREADPOOL_SIZE) || 4;
   const found = new Set<number>();
   // Usually the first burst reaches every thread; on a busy machine one may not wake in time, or be
-  // busy with other work: a few more bursts, a millisecond apart, find it.
-  for (let round = 0; round < 50 && found.size < size; round++) {
+  // busy with other work: more bursts, a millisecond apart, for up to a second, find it.
+  const giveUpAt = Date.now() + 1_000;
+  for (let round = 0; found.size < size && (round === 0 || Date.now() < giveUpAt); round++) {
     if (round > 0) await new Promise((resolve) => setTimeout(resolve, 1));
     const ids = await Promise.all(Array.from({ length: size * 4 }, threadpoolThreadId));
     for (const id of ids) if (id !== null) found.add(id);
