@@ -55,21 +55,25 @@ async function lighthouseFigures(): Promise<Figure[]> {
 }
 
 const figures: Figure[] = [];
+const line = (f: Figure, width: number) =>
+  `${f.pass ? 'PASS' : 'MISS'}  ${f.name.padEnd(width)}  ${f.value.toFixed(2).padStart(8)}  goal ${f.goal.padEnd(6)}  ${f.detail}\n`;
+/** Prints each part's figures as it ends, so a later part failing loses nothing measured. */
+function add(part: Figure[]) {
+  for (const f of part) process.stdout.write(`         ${line(f, 0)}`);
+  figures.push(...part);
+}
+
 if (only.has('api')) {
-  figures.push(...(await benchApi('pglite', postgresUrl, log)));
-  if (await postgresAvailable()) figures.push(...(await benchApi('postgres', postgresUrl, log)));
+  add(await benchApi('pglite', postgresUrl, log));
+  if (await postgresAvailable()) add(await benchApi('postgres', postgresUrl, log));
   else log('PostgreSQL not reachable: API figures on PGlite only');
 }
-if (only.has('web') || only.has('lighthouse')) figures.push(...(await benchWebSize(log)));
-if (only.has('lighthouse')) figures.push(...(await lighthouseFigures()));
+if (only.has('web') || only.has('lighthouse')) add(await benchWebSize(log));
+if (only.has('lighthouse')) add(await lighthouseFigures());
 
 const width = Math.max(...figures.map((f) => f.name.length));
 process.stdout.write('\n');
-for (const f of figures) {
-  process.stdout.write(
-    `${f.pass ? 'PASS' : 'MISS'}  ${f.name.padEnd(width)}  ${f.value.toFixed(2).padStart(8)}  goal ${f.goal.padEnd(6)}  ${f.detail}\n`,
-  );
-}
+for (const f of figures) process.stdout.write(line(f, width));
 process.stdout.write(
   `\n${figures.filter((f) => f.pass).length} of ${figures.length} figures meet their goal\n`,
 );

@@ -15,8 +15,7 @@ fi
 
 if [ ! -x /usr/bin/chromium ]; then
   step "Installing Debian's Chromium for the browser tests"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq && $SUDO DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || { echo "could not install chromium"; exit 1; }
+  bash scripts/ensure-chromium.sh || exit 1
 fi
 
 step "Lint" && { npm run lint --silent || status=1; }
