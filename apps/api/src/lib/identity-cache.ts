@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { PermissionEntry } from '@portal/shared';
+import type { Db } from '../db/client.js';
 import { dataVersions } from '../db/schema/index.js';
 
 /**
@@ -74,6 +75,12 @@ export function identitySnapshot(db: object, version: number): IdentitySnapshot 
 
 /** The current identity version, as a scalar subquery to read in the same statement as other data. */
 export const identityVersionSql = sql<number>`(select ${dataVersions.version} from ${dataVersions} where ${dataVersions.name} = 'identity')`;
+
+/** The current identity version on its own (when no row of a statement could carry it). */
+export async function readIdentityVersion(db: Db): Promise<unknown> {
+  const [row] = rowsOf<{ version: unknown }>(await db.execute(sql`select ${identityVersionSql} as "version"`));
+  return row?.version;
+}
 
 /** A version as read from the database (bigint: a string on node-postgres); NaN when there is none. */
 export function identityVersionOf(value: unknown): number {

@@ -27,10 +27,7 @@ type UserRow = {
   isPlatform: boolean;
 };
 
-/**
- * The columns of a user that its answer shows, as one JSON object per row (`userDtoJson`): one field
- * for the driver to parse instead of fourteen, and no password hash read, only whether it is set.
- */
+/** The columns of a user that its answer shows (`userDtoColumns`): no password hash, only whether it is set. */
 export interface UserDtoRow {
   id: string;
   username: string;
@@ -49,13 +46,17 @@ export interface UserDtoRow {
   pending: boolean;
 }
 
-/** `json_build_object` of a `users` row in the shape of `UserDtoRow` (the table unaliased in FROM). */
-export const userDtoJson: SQL = sql`json_build_object(
-  'id', ${users.id}, 'username', ${users.username}, 'email', ${users.email},
-  'fullName', ${users.fullName}, 'mobileNo', ${users.mobileNo}, 'client', ${users.client},
-  'isActive', ${users.isActive}, 'isAdmin', ${users.isAdmin}, 'roleId', ${users.roleId},
-  'organizationId', ${users.organizationId}, 'profileImageFileId', ${users.profileImageFileId},
-  'createdAt', ${users.createdAt}, 'updatedAt', ${users.updatedAt}, 'pending', ${users.passwordHash} is null)`;
+/**
+ * The select list of `UserDtoRow` over `users` (the table unaliased in FROM), as plain columns: the
+ * database builds no JSON per row (json_build_object and json_agg cost more than the driver's parsing
+ * of a page of columns; docs/decisions/007).
+ */
+export const userDtoColumns: SQL = sql`${users.id} as "id", ${users.username} as "username",
+  ${users.email} as "email", ${users.fullName} as "fullName", ${users.mobileNo} as "mobileNo",
+  ${users.client} as "client", ${users.isActive} as "isActive", ${users.isAdmin} as "isAdmin",
+  ${users.roleId} as "roleId", ${users.organizationId} as "organizationId",
+  ${users.profileImageFileId} as "profileImageFileId", ${users.createdAt} as "createdAt",
+  ${users.updatedAt} as "updatedAt", ${users.passwordHash} is null as "pending"`;
 
 export function profileImageUrl(fileId: string | null): string | null {
   return fileId ? `/api/files/${fileId}` : null;
@@ -253,10 +254,9 @@ export function selectUsersWithRole(db: Db) {
 /** One user's answer: one statement (the row and the identity version), roles and organization cached. */
 export async function findUserDto(db: Db, userId: string): Promise<User | null> {
   const result = await db.execute(sql`
-    select ${identityVersionSql} as version,
-      (select ${userDtoJson} from ${users} where ${users.id} = ${userId}) as dto`);
-  const [row] = rowsOf<{ version: number | string; dto: UserDtoRow | null }>(result);
-  if (!row?.dto) return null;
-  const [dto] = await userDtosAt(db, [row.dto], identityVersionOf(row.version));
+    select ${identityVersionSql} as "version", ${userDtoColumns} from ${users} where ${users.id} = ${userId}`);
+  const [row] = rowsOf<UserDtoRow & { version: number | string }>(result);
+  if (!row) return null;
+  const [dto] = await userDtosAt(db, [row], identityVersionOf(row.version));
   return dto ?? null;
 }

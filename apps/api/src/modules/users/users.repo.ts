@@ -7,9 +7,10 @@ import {
   identityVersionOf,
   identityVersionSql,
   latestIdentitySnapshot,
+  readIdentityVersion,
   rowsOf,
 } from '../../lib/identity-cache.js';
-import { selectUsersWithRole, userDtoJson, userWithRoleColumns, type UserDtoRow } from './user-dto.repo.js';
+import { selectUsersWithRole, userDtoColumns, userWithRoleColumns, type UserDtoRow } from './user-dto.repo.js';
 
 export type UserRecord = typeof users.$inferSelect;
 
@@ -241,17 +242,14 @@ export async function listUserPage(
         resolvedAt = resolved.version;
       }
     }
+    // The version rides on every row (evaluated once); a page with no row reads it on its own.
     const result = await db.execute(sql`
-      select ${identityVersionSql} as version, (
-        select coalesce(json_agg(p.dto), '[]'::json) from (
-          select ${userDtoJson} as dto from ${users}
-          where ${userWhere(filter, roleIds) ?? sql`true`}
-          order by ${sql.join(orderBy(o), sql`, `)}
-          limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}
-        ) p
-      ) as rows`);
-    const [row] = rowsOf<{ version: number | string; rows: UserDtoRow[] }>(result);
-    const version = identityVersionOf(row!.version);
+      select ${identityVersionSql} as "version", ${userDtoColumns} from ${users}
+      where ${userWhere(filter, roleIds) ?? sql`true`}
+      order by ${sql.join(orderBy(o), sql`, `)}
+      limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`);
+    const rows = rowsOf<UserDtoRow & { version: number | string }>(result);
+    const version = identityVersionOf(rows[0] ? rows[0].version : await readIdentityVersion(db));
     // Role names changed between resolving and reading: resolve again at the new version (once).
     if (resolvedAt !== null && resolvedAt !== version && attempt === 0) continue;
 
@@ -259,7 +257,7 @@ export async function listUserPage(
     const key = countKey(filter);
     let total = snapshot.userCounts.get(key);
     if (total === undefined) {
-      if (row!.rows.length === 0 && page.page === 1) total = 0;
+      if (rows.length === 0 && page.page === 1) total = 0;
       else {
         const counted = await db.execute(sql`
           select ${identityVersionSql} as version, count(*)::int as total from ${users}
@@ -268,12 +266,12 @@ export async function listUserPage(
         total = c!.total;
         if (identityVersionOf(c!.version) !== version) {
           identitySnapshot(db, identityVersionOf(c!.version)).userCounts.set(key, total);
-          return { rows: row!.rows, version, total };
+          return { rows, version, total };
         }
       }
       snapshot.userCounts.set(key, total);
     }
-    return { rows: row!.rows, version, total };
+    return { rows, version, total };
   }
 }
 
