@@ -78,7 +78,9 @@ export const identityVersionSql = sql<number>`(select ${dataVersions.version} fr
 
 /** The current identity version on its own (when no row of a statement could carry it). */
 export async function readIdentityVersion(db: Db): Promise<unknown> {
-  const [row] = rowsOf<{ version: unknown }>(await db.execute(sql`select ${identityVersionSql} as "version"`));
+  const [row] = rowsOf<{ version: unknown }>(
+    await db.execute(sql`select ${identityVersionSql} as "version"`),
+  );
   return row?.version;
 }
 

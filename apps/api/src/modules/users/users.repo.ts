@@ -10,7 +10,12 @@ import {
   readIdentityVersion,
   rowsOf,
 } from '../../lib/identity-cache.js';
-import { selectUsersWithRole, userDtoColumns, userWithRoleColumns, type UserDtoRow } from './user-dto.repo.js';
+import {
+  selectUsersWithRole,
+  userDtoColumns,
+  userWithRoleColumns,
+  type UserDtoRow,
+} from './user-dto.repo.js';
 
 export type UserRecord = typeof users.$inferSelect;
 
