@@ -11,6 +11,25 @@ test.describe('sign-in and the route guard', () => {
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   });
 
+  test('the page and its scripts arrive compressed, and hashed scripts are cached for a year', async ({
+    page,
+  }) => {
+    const scripts: { encoding?: string; cache?: string }[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('.js'))
+        scripts.push({
+          encoding: response.headers()['content-encoding'],
+          cache: response.headers()['cache-control'],
+        });
+    });
+    const document = await page.goto('/auth/login');
+    expect(document!.headers()['content-encoding']).toBe('br');
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    expect(scripts.length).toBeGreaterThan(1);
+    for (const script of scripts)
+      expect(script).toEqual({ encoding: 'br', cache: 'public, max-age=31536000, immutable' });
+  });
+
   test('wrong credentials show the server message and stay on sign-in', async ({ page }) => {
     await page.goto('/auth/login');
     await page.getByLabel('Email or username').fill(SUPER_ADMIN.email);

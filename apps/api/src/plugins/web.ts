@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
@@ -9,7 +10,18 @@ async function webPlugin(app: FastifyInstance, options: { distDir: string }) {
     app.log.warn({ distDir: options.distDir }, 'web app not built; serving the API only');
     return;
   }
-  await app.register(fastifyStatic, { root: options.distDir, wildcard: false, index: false });
+  await app.register(fastifyStatic, {
+    root: options.distDir,
+    wildcard: false,
+    index: false,
+    // The build writes .br and .gz beside each file (apps/web/precompress.ts).
+    preCompressed: true,
+    setHeaders(reply, path) {
+      // Built assets carry a content hash in their name: a changed file gets a new name.
+      if (path.includes(`${sep}assets${sep}`))
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
   app.get('/*', (request, reply) => {
     if (request.url.startsWith('/api/')) {
       return reply.status(404).send({ success: false, message: 'Not found', errors: {} });
