@@ -1,9 +1,23 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './precompress';
 
-export default defineConfig({
+/**
+ * React Router 7 exports only its development build, warnings and all, to every bundler
+ * (remix-run/react-router#14102). A production build takes its production build instead.
+ */
+const reactRouterProduction = join(
+  dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), precompress()],
+  resolve: {
+    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 800 },
   test: {
@@ -13,4 +27,4 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     testTimeout: 20_000,
   },
-});
+}));
