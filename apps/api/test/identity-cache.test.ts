@@ -22,7 +22,7 @@ import {
   TEST_HASH_COST,
   type TestContext,
 } from './harness.js';
-import { addSubscriptionDirect, createRoleDirect } from './workspace-helpers.js';
+import { addSubscription, createRole } from './fixtures.js';
 
 // Every API process caches who is who per `data_versions.identity` version (docs/decisions/007): these
 // tests warm the caches, change the data (through the API and behind its back, in SQL), and expect
@@ -88,7 +88,7 @@ describe('list totals after a change', () => {
       .where(eq(users.email, 'c1@cache.test'));
     expect(await total(root, 'search=zanzibar')).toBe(1);
 
-    const viewer = await createRoleDirect(ctx, orgA, 'Cache Viewer', { dashboard: ['READ'] });
+    const viewer = await createRole(ctx, orgA, 'Cache Viewer', { dashboard: ['READ'] });
     expect(await total(root, 'role=cache%20viewer')).toBe(0);
     await ctx.database.db.update(users).set({ roleId: viewer }).where(eq(users.email, 'c1@cache.test'));
     expect(await total(root, 'role=cache%20viewer')).toBe(1);
@@ -96,7 +96,7 @@ describe('list totals after a change', () => {
   });
 
   it('follow a role renamed after its name was used as a filter', async () => {
-    const role = await createRoleDirect(ctx, orgA, 'Cache Auditor', { dashboard: ['READ'] });
+    const role = await createRole(ctx, orgA, 'Cache Auditor', { dashboard: ['READ'] });
     await createUserDirect(ctx, { email: 'aud@cache.test', roleId: role, organizationId: orgA });
     expect(await total(root, 'role=cache%20auditor')).toBe(1);
     await ctx.database.db.update(roles).set({ name: 'Cache Inspector' }).where(eq(roles.id, role));
@@ -110,7 +110,7 @@ describe('list totals after a change', () => {
     const read = async () =>
       (await root.get(`/api/auth/users?organizationId=${org}`)).json().data[0].isSubscription as boolean;
     expect(await read()).toBe(false);
-    const subscription = await addSubscriptionDirect(ctx, org);
+    const subscription = await addSubscription(ctx, org);
     expect(await read()).toBe(true);
     await ctx.database.db.execute(
       sql`update subscriptions set status = 'CANCELLED' where id = ${subscription}`,
@@ -121,7 +121,7 @@ describe('list totals after a change', () => {
 
 describe('access after a change', () => {
   it('applies a permission removed or granted, and a deactivation, on the next request', async () => {
-    const role = await createRoleDirect(ctx, orgA, 'Cache Reader', { users: ['READ'] });
+    const role = await createRole(ctx, orgA, 'Cache Reader', { users: ['READ'] });
     await createUserDirect(ctx, { email: 'reader@cache.test', roleId: role, organizationId: orgA });
     const reader = await signIn(ctx.app, 'reader@cache.test', STRONG_PASSWORD);
     expect((await reader.get('/api/auth/users')).statusCode).toBe(200);
@@ -140,7 +140,7 @@ describe('access after a change', () => {
   });
 
   it('moves a user to another role at once (the answer of /me and the permission check)', async () => {
-    const narrow = await createRoleDirect(ctx, orgA, 'Cache Narrow', { dashboard: ['READ'] });
+    const narrow = await createRole(ctx, orgA, 'Cache Narrow', { dashboard: ['READ'] });
     await createUserDirect(ctx, { email: 'mover@cache.test', roleId: adminRole, organizationId: orgA });
     const mover = await signIn(ctx.app, 'mover@cache.test', STRONG_PASSWORD);
     expect((await mover.get('/api/auth/users')).statusCode).toBe(200);

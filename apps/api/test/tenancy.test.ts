@@ -26,7 +26,7 @@ import {
   type Session,
   type TestContext,
 } from './harness.js';
-import { createRoleDirect } from './workspace-helpers.js';
+import { createRole } from './fixtures.js';
 
 type ActorName = 'super_admin' | 'adminA' | 'customA';
 type Target = 'ownMember' | 'ownAdmin' | 'foreign' | 'newOrg' | 'self';
@@ -44,11 +44,11 @@ beforeAll(async () => {
   adminRole = await roleIdByName(ctx);
   orgA = await createOrganizationDirect(ctx, 'Tenant A');
   orgB = await createOrganizationDirect(ctx, 'Tenant B');
-  memberRole.A = await createRoleDirect(ctx, orgA, 'Member', { dashboard: ['READ'] });
-  memberRole.B = await createRoleDirect(ctx, orgB, 'Member', { dashboard: ['READ'] });
-  otherRole.A = await createRoleDirect(ctx, orgA, 'Observer', { dashboard: ['READ'] });
-  otherRole.B = await createRoleDirect(ctx, orgB, 'Observer', { dashboard: ['READ'] });
-  const coordinator = await createRoleDirect(ctx, orgA, 'Coordinator', {
+  memberRole.A = await createRole(ctx, orgA, 'Member', { dashboard: ['READ'] });
+  memberRole.B = await createRole(ctx, orgB, 'Member', { dashboard: ['READ'] });
+  otherRole.A = await createRole(ctx, orgA, 'Observer', { dashboard: ['READ'] });
+  otherRole.B = await createRole(ctx, orgB, 'Observer', { dashboard: ['READ'] });
+  const coordinator = await createRole(ctx, orgA, 'Coordinator', {
     dashboard: ['READ'],
     users: ['READ', 'UPDATE'],
   });

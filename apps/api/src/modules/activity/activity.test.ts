@@ -9,7 +9,7 @@ import {
 } from '../../../test/harness.js';
 import { users } from '../../db/schema/index.js';
 import { eq } from 'drizzle-orm';
-import { addActivity, createRole, createTenant, type TestTenant } from '../dashboard/test-fixtures.js';
+import { addActivity, createRole, createTenant, type TestTenant } from '../../../test/fixtures.js';
 
 let ctx: TestContext;
 let root: Session;

@@ -21,7 +21,7 @@ import {
   createRole,
   createTenant,
   type TestTenant,
-} from './test-fixtures.js';
+} from '../../../test/fixtures.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

@@ -11,7 +11,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness.js';
-import { addSubscription, createRole, createTenant, type TestTenant } from '../dashboard/test-fixtures.js';
+import { addSubscription, createRole, createTenant, type TestTenant } from '../../../test/fixtures.js';
 import { noticeSweeper } from './notice-sweeper.js';
 import { notifyOrganizationAdmins, notifySuperAdmins } from './notifications.repo.js';
 import { RENEW_LINK, sweepSubscriptionNotices } from './notifications.service.js';

@@ -3,15 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@portal/shared';
 import { activityEntries, users } from '../../db/schema/index.js';
 import { createTestApp, Session, STRONG_PASSWORD, type TestContext } from '../../../test/harness.js';
-import { createTenant, type Tenant } from '../../../test/workspace-helpers.js';
+import { createTenant, type TestTenant } from '../../../test/fixtures.js';
 import { PASSWORD_CHANGE_LIMIT } from './password.service.js';
 
 let ctx: TestContext;
-let acme: Tenant;
+let acme: TestTenant;
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  acme = await createTenant(ctx, 'Acme');
+  acme = await createTenant(ctx, 'Acme', { subscribed: true });
 });
 afterAll(() => ctx.close());
 
@@ -93,7 +93,7 @@ describe('change password', () => {
   });
 
   it('limits attempts per user (429), so the route cannot be used to guess the password', async () => {
-    const guesser = await createTenant(ctx, 'Guesser');
+    const guesser = await createTenant(ctx, 'Guesser', { subscribed: true });
     const statuses: number[] = [];
     for (let i = 0; i <= PASSWORD_CHANGE_LIMIT; i++) {
       const res = await guesser.session.put(URL, {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@portal/shared';
 import { activityEntries, positions } from '../../db/schema/index.js';
 import { createTestApp, signIn, type Session, type TestContext } from '../../../test/harness.js';
-import { createRole, createTenant, type TestTenant } from '../dashboard/test-fixtures.js';
+import { createRole, createTenant, type TestTenant } from '../../../test/fixtures.js';
 
 let ctx: TestContext;
 let root: Session;

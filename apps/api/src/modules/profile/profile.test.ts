@@ -10,30 +10,25 @@ import {
   PNG_BYTES,
   type FilePart,
 } from '../../../test/upload-fixtures.js';
-import {
-  addSubscriptionDirect,
-  createRoleDirect,
-  createTenant,
-  type Tenant,
-} from '../../../test/workspace-helpers.js';
+import { addSubscription, createRole, createTenant, type TestTenant } from '../../../test/fixtures.js';
 
 let ctx: TestContext;
 let root: Session;
-let acme: Tenant;
-let globex: Tenant;
+let acme: TestTenant;
+let globex: TestTenant;
 /** No subscription at all, one run out, one not ACTIVE. */
-let unsubscribed: Tenant[];
+let unsubscribed: TestTenant[];
 
 beforeAll(async () => {
   ctx = await createTestApp();
   root = await signIn(ctx.app);
-  acme = await createTenant(ctx, 'Acme');
-  globex = await createTenant(ctx, 'Globex');
+  acme = await createTenant(ctx, 'Acme', { subscribed: true });
+  globex = await createTenant(ctx, 'Globex', { subscribed: true });
   const none = await createTenant(ctx, 'Lapsed None', { subscribed: false });
   const expired = await createTenant(ctx, 'Lapsed Expired', { subscribed: false });
-  await addSubscriptionDirect(ctx, expired.organizationId, { validUntil: new Date(Date.now() - 1000) });
+  await addSubscription(ctx, expired.organizationId, { validUntil: new Date(Date.now() - 1000) });
   const cancelled = await createTenant(ctx, 'Lapsed Cancelled', { subscribed: false });
-  await addSubscriptionDirect(ctx, cancelled.organizationId, { status: 'CANCELLED' });
+  await addSubscription(ctx, cancelled.organizationId, { status: 'CANCELLED' });
   unsubscribed = [none, expired, cancelled];
 });
 afterAll(() => ctx.close());
@@ -99,6 +94,7 @@ describe('profile', () => {
   });
 
   it('keeps the email read-only and checks each field', async () => {
+    const taken = globex.username;
     const cases: [Record<string, unknown>, number, string][] = [
       [{ fullName: 'A', email: 'new@example.com', mobileNo: '9876543210' }, 400, messages.users.emailLocked],
       [{ fullName: ' ', mobileNo: '9876543210' }, 400, messages.profile.fullNameRequired],
@@ -106,7 +102,7 @@ describe('profile', () => {
       [{ fullName: 'A', mobileNo: '' }, 400, messages.profile.contactRequired],
       [{ fullName: 'A', mobileNo: '98765' }, 400, messages.users.invalidMobile],
       [{ fullName: 'A', mobileNo: '9876543210', username: 'x' }, 400, messages.users.invalidUsername],
-      [{ fullName: 'A', mobileNo: '9876543210', username: 'globex' }, 409, messages.users.duplicate],
+      [{ fullName: 'A', mobileNo: '9876543210', username: taken }, 409, messages.users.duplicate],
     ];
     for (const [body, status, message] of cases) {
       const res = await acme.session.put(PROFILE, body);
@@ -307,10 +303,10 @@ describe('company details', () => {
   });
 
   it('needs Organization Management READ to read and UPDATE to save (403)', async () => {
-    const readOnly = await createRoleDirect(ctx, acme.organizationId, 'Org reader', {
+    const readOnly = await createRole(ctx, acme.organizationId, 'Org reader', {
       organizations: ['READ'],
     });
-    const none = await createRoleDirect(ctx, acme.organizationId, 'No org', { support: ['READ'] });
+    const none = await createRole(ctx, acme.organizationId, 'No org', { support: ['READ'] });
     const reader = await createTenant(ctx, 'Acme Org Reader', {
       organizationId: acme.organizationId,
       roleId: readOnly,

@@ -14,18 +14,18 @@ import {
   PNG_BYTES,
   type FilePart,
 } from '../../../test/upload-fixtures.js';
-import { createRoleDirect, createTenant, type Tenant } from '../../../test/workspace-helpers.js';
+import { createRole, createTenant, type TestTenant } from '../../../test/fixtures.js';
 
 let ctx: TestContext;
 let root: Session;
-let acme: Tenant;
-let globex: Tenant;
+let acme: TestTenant;
+let globex: TestTenant;
 
 beforeAll(async () => {
   ctx = await createTestApp();
   root = await signIn(ctx.app);
-  acme = await createTenant(ctx, 'Acme');
-  globex = await createTenant(ctx, 'Globex');
+  acme = await createTenant(ctx, 'Acme', { subscribed: true });
+  globex = await createTenant(ctx, 'Globex', { subscribed: true });
 });
 afterAll(() => ctx.close());
 
@@ -290,10 +290,10 @@ describe('one ticket: view, status, delete', () => {
 
 describe('permissions', () => {
   it('needs Support READ, CREATE, UPDATE, DELETE and EXPORT for each action (403 otherwise)', async () => {
-    const readOnly = await createRoleDirect(ctx, acme.organizationId, 'Support reader', {
+    const readOnly = await createRole(ctx, acme.organizationId, 'Support reader', {
       support: ['READ'],
     });
-    const nothing = await createRoleDirect(ctx, acme.organizationId, 'No support', { dashboard: ['READ'] });
+    const nothing = await createRole(ctx, acme.organizationId, 'No support', { dashboard: ['READ'] });
     const reader = await createTenant(ctx, 'Acme Reader', {
       organizationId: acme.organizationId,
       roleId: readOnly,

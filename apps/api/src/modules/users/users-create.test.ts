@@ -13,7 +13,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness.js';
-import { createRoleDirect } from '../../../test/workspace-helpers.js';
+import { createRole } from '../../../test/fixtures.js';
 
 let ctx: TestContext;
 let adminRoleId: string;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   orgB = await createOrganizationDirect(ctx, 'Org B');
   await createUserDirect(ctx, { email: 'a-admin@a.test', roleId: adminRoleId, organizationId: orgA });
   adminA = await signIn(ctx.app, 'a-admin@a.test', STRONG_PASSWORD);
-  roleOfB = await createRoleDirect(ctx, orgB, 'B Reviewer', { dashboard: ['READ'] });
+  roleOfB = await createRole(ctx, orgB, 'B Reviewer', { dashboard: ['READ'] });
 });
 afterAll(() => ctx.close());
 
@@ -266,7 +266,7 @@ describe('POST /api/auth/users/as/admin', () => {
   });
 
   it('does not let a custom role give a role wider than its own (403)', async () => {
-    const creatorRole = await createRoleDirect(ctx, orgA, 'A Recruiter', {
+    const creatorRole = await createRole(ctx, orgA, 'A Recruiter', {
       users: ['READ', 'CREATE'],
       dashboard: ['READ'],
     });
@@ -277,7 +277,7 @@ describe('POST /api/auth/users/as/admin', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe(messages.roles.scopeNotHeld);
     expect(await snapshot()).toEqual(before);
-    const viewer = await createRoleDirect(ctx, orgA, 'A Viewer', { dashboard: ['READ'] });
+    const viewer = await createRole(ctx, orgA, 'A Viewer', { dashboard: ['READ'] });
     const ok = await recruiter.post(
       '/api/auth/users/as/admin',
       body({ organizationId: orgA, roleId: viewer }),
@@ -286,7 +286,7 @@ describe('POST /api/auth/users/as/admin', () => {
   });
 
   it('needs User Management CREATE (403) and a session (401)', async () => {
-    const viewer = await createRoleDirect(ctx, orgA, 'A Reader', { users: ['READ'] });
+    const viewer = await createRole(ctx, orgA, 'A Reader', { users: ['READ'] });
     await createUserDirect(ctx, { email: 'reader@a.test', roleId: viewer, organizationId: orgA });
     const reader = await signIn(ctx.app, 'reader@a.test', STRONG_PASSWORD);
     const before = await snapshot();
@@ -305,7 +305,7 @@ describe('POST /api/auth/users/as/admin', () => {
 
 describe('POST /api/auth/auth-session/register', () => {
   it('adds a member with a custom role to an existing organization and emails the invite', async () => {
-    const role = await createRoleDirect(ctx, orgA, 'A Interviewer', { positions: ['READ'] });
+    const role = await createRole(ctx, orgA, 'A Interviewer', { positions: ['READ'] });
     const res = await adminA.post(
       '/api/auth/auth-session/register',
       body({ organizationId: orgA, roleId: role, client: 'Org A' }),

@@ -12,7 +12,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness.js';
-import { createRoleDirect } from '../../../test/workspace-helpers.js';
+import { createRole } from '../../../test/fixtures.js';
 
 let ctx: TestContext;
 let root: Session;
@@ -44,7 +44,7 @@ beforeAll(async () => {
   const adminRoleId = await roleIdByName(ctx);
   orgA = await createOrganizationDirect(ctx, 'Org A');
   orgB = await createOrganizationDirect(ctx, 'Org B');
-  const viewer = await createRoleDirect(ctx, orgA, 'Viewer', { dashboard: ['READ'] });
+  const viewer = await createRole(ctx, orgA, 'Viewer', { dashboard: ['READ'] });
   const rows: (typeof users.$inferInsert)[] = [];
   for (let i = 0; i < 1_205; i++) {
     rows.push({
@@ -217,7 +217,7 @@ describe('GET /api/auth/users/export', () => {
   });
 
   it('needs User Management EXPORT (403)', async () => {
-    const reader = await createRoleDirect(ctx, orgA, 'Reader', { users: ['READ'] });
+    const reader = await createRole(ctx, orgA, 'Reader', { users: ['READ'] });
     await createUserDirect(ctx, { email: 'reader@a.test', roleId: reader, organizationId: orgA });
     const s = await signIn(ctx.app, 'reader@a.test', STRONG_PASSWORD);
     expect((await s.get('/api/auth/users/export')).statusCode).toBe(403);

@@ -12,7 +12,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness.js';
-import { createRoleDirect } from '../../../test/workspace-helpers.js';
+import { createRole } from '../../../test/fixtures.js';
 import { iterateUserRows, listUserRows, type UserFilter, type UserOrder } from './users.repo.js';
 
 let ctx: TestContext;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   adminRoleId = await roleIdByName(ctx);
   orgA = await createOrganizationDirect(ctx, 'Org A');
   orgB = await createOrganizationDirect(ctx, 'Org B');
-  viewerRole = await createRoleDirect(ctx, orgA, 'Viewer', { dashboard: ['READ'] });
+  viewerRole = await createRole(ctx, orgA, 'Viewer', { dashboard: ['READ'] });
   const rows: (typeof users.$inferInsert)[] = [];
   const base = Date.UTC(2025, 0, 1);
   for (let i = 0; i < 30; i++) {

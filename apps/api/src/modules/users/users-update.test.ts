@@ -13,7 +13,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../test/harness.js';
-import { createRoleDirect } from '../../../test/workspace-helpers.js';
+import { createRole } from '../../../test/fixtures.js';
 
 let ctx: TestContext;
 let root: Session;
@@ -30,8 +30,8 @@ beforeAll(async () => {
   adminRoleId = await roleIdByName(ctx);
   orgA = await createOrganizationDirect(ctx, 'Org A');
   orgB = await createOrganizationDirect(ctx, 'Org B');
-  viewerA = await createRoleDirect(ctx, orgA, 'Viewer', { dashboard: ['READ'] });
-  viewerB = await createRoleDirect(ctx, orgB, 'Viewer', { dashboard: ['READ'] });
+  viewerA = await createRole(ctx, orgA, 'Viewer', { dashboard: ['READ'] });
+  viewerB = await createRole(ctx, orgB, 'Viewer', { dashboard: ['READ'] });
   adminAId = await createUserDirect(ctx, { email: 'boss@a.test', roleId: adminRoleId, organizationId: orgA });
   root = await signIn(ctx.app);
   adminA = await signIn(ctx.app, 'boss@a.test', STRONG_PASSWORD);

@@ -1,6 +1,7 @@
 /**
- * Scenario builders for the workspace suites (activity, notifications, dashboard, positions):
- * rows written straight to the database so each test states exactly what it expects to read back.
+ * Scenario builders for the API suites: rows written straight to the database so each test states
+ * exactly what it expects to read back (organizations, roles, signed-in tenants, subscriptions,
+ * payments, ledger entries, tickets, activity).
  */
 import { FEATURES, SYSTEM_ROLES, type FeatureKey, type Scope } from '@portal/shared';
 import {
@@ -11,7 +12,7 @@ import {
   roles,
   subscriptions,
   supportTickets,
-} from '../../db/schema/index.js';
+} from '../src/db/schema/index.js';
 import {
   createOrganizationDirect,
   createUserDirect,
@@ -20,10 +21,11 @@ import {
   STRONG_PASSWORD,
   type Session,
   type TestContext,
-} from '../../../test/harness.js';
+} from './harness.js';
 
 const DAY_MS = 86_400_000;
 
+/** A custom role of one organization with exactly the given scopes. */
 export async function createRole(
   ctx: TestContext,
   organizationId: string,
@@ -46,16 +48,21 @@ export async function createRole(
 export interface TestTenant {
   organizationId: string;
   userId: string;
+  username: string;
+  email: string;
   session: Session;
 }
 
 let counter = 0;
 
-/** An organization (new unless given) with one signed-in user of the admin role (or `roleId`). */
+/**
+ * An organization (new unless given) with one signed-in user of the admin role (or `roleId`),
+ * with an ACTIVE subscription only when `subscribed`.
+ */
 export async function createTenant(
   ctx: TestContext,
   name: string,
-  options: { organizationId?: string; roleId?: string; isActive?: boolean } = {},
+  options: { organizationId?: string; roleId?: string; subscribed?: boolean } = {},
 ): Promise<TestTenant> {
   const organizationId = options.organizationId ?? (await createOrganizationDirect(ctx, name));
   counter += 1;
@@ -67,10 +74,12 @@ export async function createTenant(
     roleId: options.roleId ?? (await roleIdByName(ctx, SYSTEM_ROLES.admin)),
     organizationId,
   });
+  if (options.subscribed) await addSubscription(ctx, organizationId);
   const session = await signIn(ctx.app, email, STRONG_PASSWORD);
-  return { organizationId, userId, session };
+  return { organizationId, userId, username: slug, email, session };
 }
 
+/** A subscription row for an organization, ACTIVE and valid for a month unless told otherwise. */
 export async function addSubscription(
   ctx: TestContext,
   organizationId: string,
