@@ -4,16 +4,11 @@ import {
   Box,
   CircularProgress,
   FormControl,
-  InputAdornment,
   InputLabel,
   MenuItem,
   Paper,
   Select,
-  Stack,
-  TablePagination,
-  TextField,
 } from '@mui/material';
-import SearchIcon from '@mui/icons-material/Search';
 import {
   ACTIVITY_TYPES,
   activityTypeLabels,
@@ -22,6 +17,8 @@ import {
   messages,
   type ActivityType,
 } from '@portal/shared';
+import { ListPagination } from '../../../components/list-pagination';
+import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePermission } from '../../auth/use-permission';
@@ -65,7 +62,7 @@ export function ActivityPage() {
     <Box>
       <PageHeader title={messages.activity.title} />
       <Paper variant="outlined">
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ p: 2 }}>
+        <ListToolbar>
           <FormControl size="small" sx={{ minWidth: 180 }}>
             <InputLabel id="activity-type-label">Type</InputLabel>
             <Select
@@ -85,24 +82,13 @@ export function ActivityPage() {
               ))}
             </Select>
           </FormControl>
-          <TextField
-            size="small"
+          <SearchField
             value={searchInput}
-            onChange={(event) => setSearchInput(event.target.value)}
+            onChange={setSearchInput}
             placeholder="Search activities..."
-            sx={{ width: { xs: '100%', sm: 320 } }}
-            slotProps={{
-              htmlInput: { 'aria-label': 'Search activities' },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
+            label="Search activities"
           />
-        </Stack>
+        </ListToolbar>
         {feed.isError && (
           <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
             {extractErrorMessage(feed.error, messages.activity.loadFailed)}
@@ -115,15 +101,14 @@ export function ActivityPage() {
         ) : (
           <ActivityFeedList items={feed.data?.data ?? []} />
         )}
-        <TablePagination
-          component="div"
+        <ListPagination
           count={feed.data?.meta.total ?? 0}
           page={page}
-          onPageChange={(_, next) => setPage(next)}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={[...ADMIN_USER_PAGE_SIZES]}
-          onRowsPerPageChange={(event) => {
-            setPageSize(Number(event.target.value));
+          pageSize={pageSize}
+          onPageChange={setPage}
+          pageSizes={ADMIN_USER_PAGE_SIZES}
+          onPageSizeChange={(size) => {
+            setPageSize(size);
             setPage(0);
           }}
         />

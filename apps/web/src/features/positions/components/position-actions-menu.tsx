@@ -1,7 +1,5 @@
-import { useState } from 'react';
-import { IconButton, ListItemText, Menu, MenuItem } from '@mui/material';
-import MoreIcon from '@mui/icons-material/MoreVert';
 import type { Position } from '@portal/shared';
+import { RowActionsMenu } from '../../../components/row-actions-menu';
 
 export interface PositionActions {
   onEdit?: (position: Position) => void;
@@ -16,35 +14,14 @@ export function PositionActionsMenu({
   onClose,
   onReopen,
 }: { position: Position } & PositionActions) {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const items = [
-    onEdit && { label: 'Edit', run: () => onEdit(position) },
-    onClose && position.status === 'Open' && { label: 'Close', run: () => onClose(position) },
-    onReopen && position.status === 'Closed' && { label: 'Reopen', run: () => onReopen(position) },
-  ].filter((i): i is { label: string; run: () => void } => !!i);
-  if (items.length === 0) return null;
   return (
-    <>
-      <IconButton
-        aria-label={`Actions for ${position.title}`}
-        aria-haspopup="menu"
-        onClick={(event) => setAnchor(event.currentTarget)}
-      >
-        <MoreIcon />
-      </IconButton>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        {items.map((item) => (
-          <MenuItem
-            key={item.label}
-            onClick={() => {
-              setAnchor(null);
-              item.run();
-            }}
-          >
-            <ListItemText>{item.label}</ListItemText>
-          </MenuItem>
-        ))}
-      </Menu>
-    </>
+    <RowActionsMenu
+      label={`Actions for ${position.title}`}
+      actions={[
+        onEdit && { label: 'Edit', run: () => onEdit(position) },
+        onClose && position.status === 'Open' && { label: 'Close', run: () => onClose(position) },
+        onReopen && position.status === 'Closed' && { label: 'Reopen', run: () => onReopen(position) },
+      ]}
+    />
   );
 }

@@ -4,25 +4,15 @@ import {
   Box,
   Button,
   Chip,
-  CircularProgress,
   FormControl,
-  InputAdornment,
   InputLabel,
   MenuItem,
   Paper,
   Select,
-  Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
   TableRow,
-  TextField,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
 import { useSnackbar } from 'notistack';
 import {
   ADMIN_USER_PAGE_SIZES,
@@ -35,6 +25,8 @@ import {
   type PositionStatus,
 } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DataTable, type DataColumn } from '../../../components/data-table';
+import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { extractErrorMessage } from '../../../lib/error-message';
@@ -145,17 +137,16 @@ export function PositionsPage() {
     );
   }
 
-  const columns = [
-    'Title',
-    'Department',
-    'Location',
-    ...(isSuperAdmin ? ['Organization'] : []),
-    'Openings',
-    'Status',
-    'Created',
-    ...(canUpdate ? ['Action'] : []),
+  const columns: DataColumn[] = [
+    { label: 'Title' },
+    { label: 'Department' },
+    { label: 'Location' },
+    ...(isSuperAdmin ? [{ label: 'Organization' }] : []),
+    { label: 'Openings', align: 'right' },
+    { label: 'Status' },
+    { label: 'Created' },
+    ...(canUpdate ? [{ label: 'Action' }] : []),
   ];
-  const rows = positions.data?.data ?? [];
   return (
     <Box>
       <PageHeader
@@ -169,23 +160,11 @@ export function PositionsPage() {
         }
       />
       <Paper variant="outlined">
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ p: 2 }}>
-          <TextField
-            size="small"
+        <ListToolbar>
+          <SearchField
             value={searchInput}
-            onChange={(event) => setSearchInput(event.target.value)}
+            onChange={setSearchInput}
             placeholder={messages.positions.search}
-            sx={{ width: { xs: '100%', sm: 360 } }}
-            slotProps={{
-              htmlInput: { 'aria-label': messages.positions.search },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
           />
           <FormControl size="small" sx={{ minWidth: 160 }}>
             <InputLabel id="position-status-label">Status</InputLabel>
@@ -206,82 +185,59 @@ export function PositionsPage() {
               ))}
             </Select>
           </FormControl>
-        </Stack>
-        {positions.isError && (
-          <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-            {extractErrorMessage(positions.error, messages.positions.loadFailed)}
-          </Alert>
-        )}
-        <TableContainer>
-          <Table aria-label={messages.positions.title}>
-            <TableHead>
-              <TableRow>
-                {columns.map((c) => (
-                  <TableCell key={c} align={c === 'Openings' ? 'right' : 'left'}>
-                    {c}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {positions.isPending ? (
-                <TableRow>
-                  <TableCell colSpan={columns.length} align="center">
-                    <CircularProgress size={24} aria-label={messages.common.loading} />
-                  </TableCell>
-                </TableRow>
-              ) : rows.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={columns.length} align="center">
-                    {messages.positions.empty}
-                  </TableCell>
-                </TableRow>
-              ) : (
-                rows.map((position) => (
-                  <TableRow key={position.id} hover>
-                    <TableCell>{position.title}</TableCell>
-                    <TableCell>{position.department}</TableCell>
-                    <TableCell>{position.location}</TableCell>
-                    {isSuperAdmin && <TableCell>{position.organizationName}</TableCell>}
-                    <TableCell align="right">{position.openings}</TableCell>
-                    <TableCell>
-                      <Chip
-                        size="small"
-                        label={position.status}
-                        color={position.status === 'Open' ? 'success' : 'default'}
-                        variant={position.status === 'Open' ? 'filled' : 'outlined'}
-                      />
-                    </TableCell>
-                    <TableCell>
-                      <time dateTime={position.createdAt}>{formatCreated(position.createdAt)}</time>
-                    </TableCell>
-                    {canUpdate && (
-                      <TableCell>
-                        <PositionActionsMenu
-                          position={position}
-                          onEdit={(p) => openDialog(p)}
-                          onClose={(p) => setToClose(p)}
-                          onReopen={(p) => void changeStatus(p, 'reopen')}
-                        />
-                      </TableCell>
-                    )}
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <TablePagination
-          component="div"
-          count={positions.data?.meta.total ?? 0}
-          page={page}
-          onPageChange={(_, next) => setPage(next)}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={[...ADMIN_USER_PAGE_SIZES]}
-          onRowsPerPageChange={(event) => {
-            setPageSize(Number(event.target.value));
-            setPage(0);
+        </ListToolbar>
+        <DataTable
+          label={messages.positions.title}
+          columns={columns}
+          rows={positions.data?.data ?? []}
+          loading={positions.isPending}
+          error={
+            positions.isError
+              ? extractErrorMessage(positions.error, messages.positions.loadFailed)
+              : undefined
+          }
+          emptyText={messages.positions.empty}
+          pagination={{
+            count: positions.data?.meta.total ?? 0,
+            page,
+            pageSize,
+            onPageChange: setPage,
+            pageSizes: ADMIN_USER_PAGE_SIZES,
+            onPageSizeChange: (size) => {
+              setPageSize(size);
+              setPage(0);
+            },
           }}
+          renderRow={(position) => (
+            <TableRow key={position.id} hover>
+              <TableCell>{position.title}</TableCell>
+              <TableCell>{position.department}</TableCell>
+              <TableCell>{position.location}</TableCell>
+              {isSuperAdmin && <TableCell>{position.organizationName}</TableCell>}
+              <TableCell align="right">{position.openings}</TableCell>
+              <TableCell>
+                <Chip
+                  size="small"
+                  label={position.status}
+                  color={position.status === 'Open' ? 'success' : 'default'}
+                  variant={position.status === 'Open' ? 'filled' : 'outlined'}
+                />
+              </TableCell>
+              <TableCell>
+                <time dateTime={position.createdAt}>{formatCreated(position.createdAt)}</time>
+              </TableCell>
+              {canUpdate && (
+                <TableCell>
+                  <PositionActionsMenu
+                    position={position}
+                    onEdit={(p) => openDialog(p)}
+                    onClose={(p) => setToClose(p)}
+                    onReopen={(p) => void changeStatus(p, 'reopen')}
+                  />
+                </TableCell>
+              )}
+            </TableRow>
+          )}
         />
       </Paper>
       <PositionDialog

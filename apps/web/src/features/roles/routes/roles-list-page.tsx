@@ -1,30 +1,12 @@
 import { useEffect, useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  InputAdornment,
-  Link,
-  Paper,
-  Tab,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
-  TableRow,
-  Tabs,
-  TextField,
-} from '@mui/material';
+import { Alert, Box, Button, Chip, Link, Paper, Tab, TableCell, TableRow, Tabs } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
 import { useNavigate } from 'react-router';
 import { useSnackbar } from 'notistack';
 import { ADMIN_USER_PAGE_SIZES, DEFAULT_PAGE_SIZE, messages, type Role } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DataTable } from '../../../components/data-table';
+import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
@@ -38,11 +20,11 @@ import type { RoleEditorState } from './role-editor-page';
 
 const SEARCH_DEBOUNCE_MS = 300;
 const COLUMNS = [
-  messages.roles.roleIdColumn,
-  messages.roles.roleColumn,
-  messages.roles.statusColumn,
-  messages.roles.permissionsColumn,
-  messages.roles.actionColumn,
+  { label: messages.roles.roleIdColumn },
+  { label: messages.roles.roleColumn },
+  { label: messages.roles.statusColumn },
+  { label: messages.roles.permissionsColumn },
+  { label: messages.roles.actionColumn },
 ];
 
 /** Roles list ({prefix}/userroles), reached from the Roles tab of Admin Users. */
@@ -103,7 +85,6 @@ export function RolesListPage() {
     );
   }
 
-  const rows = roles.data?.roles ?? [];
   return (
     <Box>
       <PageHeader
@@ -124,110 +105,67 @@ export function RolesListPage() {
       />
       {tabs}
       <Paper variant="outlined">
-        <Box sx={{ p: 2 }}>
-          <TextField
-            size="small"
-            value={searchInput}
-            onChange={(event) => setSearchInput(event.target.value)}
-            placeholder={messages.roles.search}
-            sx={{ width: { xs: '100%', sm: 360 } }}
-            slotProps={{
-              htmlInput: { 'aria-label': messages.roles.search },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
-        </Box>
-        {roles.isError && (
-          <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-            {extractErrorMessage(roles.error, messages.fallback.fetchRoles)}
-          </Alert>
-        )}
-        <TableContainer>
-          <Table aria-label={messages.roles.title}>
-            <TableHead>
-              <TableRow>
-                {COLUMNS.map((c) => (
-                  <TableCell key={c}>{c}</TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {roles.isPending ? (
-                <TableRow>
-                  <TableCell colSpan={COLUMNS.length} align="center">
-                    <CircularProgress size={24} aria-label={messages.common.loading} />
-                  </TableCell>
-                </TableRow>
-              ) : rows.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={COLUMNS.length} align="center">
-                    {messages.roles.empty}
-                  </TableCell>
-                </TableRow>
-              ) : (
-                rows.map((role) => (
-                  <TableRow key={role.id} hover>
-                    <TableCell sx={{ fontFamily: 'monospace', maxWidth: 180, wordBreak: 'break-all' }}>
-                      {formatRoleId(role.id)}
-                    </TableCell>
-                    <TableCell>{role.name}</TableCell>
-                    <TableCell>
-                      <Chip
-                        size="small"
-                        label={role.isSystem ? messages.roles.system : messages.roles.custom}
-                        color={role.isSystem ? 'default' : 'primary'}
-                        variant={role.isSystem ? 'filled' : 'outlined'}
-                      />
-                    </TableCell>
-                    <TableCell>
-                      <Link
-                        component="button"
-                        type="button"
-                        onClick={() => setPanelRole(role)}
-                        aria-label={`${messages.roles.viewPermissions}: ${role.name}`}
-                      >
-                        {messages.roles.viewPermissions}
-                      </Link>
-                    </TableCell>
-                    <TableCell>
-                      <RoleActionsMenu
-                        role={role}
-                        canEdit={can('roles', 'UPDATE')}
-                        canDelete={can('roles', 'DELETE')}
-                        onView={(r) =>
-                          navigate(`${prefix}/userpermissions/${r.id}`, { state: { roleId: r.id } })
-                        }
-                        onEdit={(r) =>
-                          navigate(`${prefix}/addrole`, {
-                            state: { isEditing: true, roleId: r.id } satisfies RoleEditorState,
-                          })
-                        }
-                        onDelete={setToDelete}
-                      />
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <TablePagination
-          component="div"
-          count={roles.data?.meta.total ?? 0}
-          page={page}
-          onPageChange={(_event, next) => setPage(next)}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={[...ADMIN_USER_PAGE_SIZES]}
-          onRowsPerPageChange={(event) => {
-            setPageSize(Number(event.target.value));
-            setPage(0);
+        <ListToolbar>
+          <SearchField value={searchInput} onChange={setSearchInput} placeholder={messages.roles.search} />
+        </ListToolbar>
+        <DataTable
+          label={messages.roles.title}
+          columns={COLUMNS}
+          rows={roles.data?.roles ?? []}
+          loading={roles.isPending}
+          error={roles.isError ? extractErrorMessage(roles.error, messages.fallback.fetchRoles) : undefined}
+          emptyText={messages.roles.empty}
+          pagination={{
+            count: roles.data?.meta.total ?? 0,
+            page,
+            pageSize,
+            onPageChange: setPage,
+            pageSizes: ADMIN_USER_PAGE_SIZES,
+            onPageSizeChange: (size) => {
+              setPageSize(size);
+              setPage(0);
+            },
           }}
+          renderRow={(role) => (
+            <TableRow key={role.id} hover>
+              <TableCell sx={{ fontFamily: 'monospace', maxWidth: 180, wordBreak: 'break-all' }}>
+                {formatRoleId(role.id)}
+              </TableCell>
+              <TableCell>{role.name}</TableCell>
+              <TableCell>
+                <Chip
+                  size="small"
+                  label={role.isSystem ? messages.roles.system : messages.roles.custom}
+                  color={role.isSystem ? 'default' : 'primary'}
+                  variant={role.isSystem ? 'filled' : 'outlined'}
+                />
+              </TableCell>
+              <TableCell>
+                <Link
+                  component="button"
+                  type="button"
+                  onClick={() => setPanelRole(role)}
+                  aria-label={`${messages.roles.viewPermissions}: ${role.name}`}
+                >
+                  {messages.roles.viewPermissions}
+                </Link>
+              </TableCell>
+              <TableCell>
+                <RoleActionsMenu
+                  role={role}
+                  canEdit={can('roles', 'UPDATE')}
+                  canDelete={can('roles', 'DELETE')}
+                  onView={(r) => navigate(`${prefix}/userpermissions/${r.id}`, { state: { roleId: r.id } })}
+                  onEdit={(r) =>
+                    navigate(`${prefix}/addrole`, {
+                      state: { isEditing: true, roleId: r.id } satisfies RoleEditorState,
+                    })
+                  }
+                  onDelete={setToDelete}
+                />
+              </TableCell>
+            </TableRow>
+          )}
         />
       </Paper>
       <RolePermissionsPanel role={panelRole} onClose={() => setPanelRole(null)} />

@@ -1,29 +1,11 @@
 import { useEffect, useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  InputAdornment,
-  MenuItem,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Chip, Paper, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
-import SearchIcon from '@mui/icons-material/Search';
 import { useSnackbar } from 'notistack';
 import { DEFAULT_PAGE_SIZE, messages, SYSTEM_ROLES, TICKET_PAGE_SIZES, type Ticket } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DataTable } from '../../../components/data-table';
+import { PageSizeSelect, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useAuth } from '../../auth/auth-context';
@@ -37,7 +19,14 @@ import { TicketActionsMenu } from '../components/ticket-actions-menu';
 import { formatDate, requestLabel, typeLabel } from '../utils/ticket-format';
 
 const SEARCH_DEBOUNCE_MS = 300;
-const COLUMNS = ['Ticket ID', 'Name', 'Type', 'Updated Date', 'Status', 'Action'];
+const COLUMNS = [
+  { label: 'Ticket ID' },
+  { label: 'Name' },
+  { label: 'Type' },
+  { label: 'Updated Date' },
+  { label: 'Status' },
+  { label: 'Action', align: 'right' },
+] as const;
 
 /** {prefix}/support (SPEC.md §2): 'Raise Ticket' and 'Raised Tickets', persisted per organization. */
 export function SupportPage() {
@@ -109,8 +98,6 @@ export function SupportPage() {
     );
   }
 
-  const rows = tickets.data?.tickets ?? [];
-  const total = tickets.data?.meta.total ?? 0;
   return (
     <Box>
       <PageHeader title={messages.shell.support} />
@@ -137,38 +124,19 @@ export function SupportPage() {
               {messages.support.raisedTickets}
             </Typography>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
-              <TextField
-                select
-                size="small"
+              <PageSizeSelect
                 label="Show"
                 value={pageSize}
-                onChange={(e) => {
-                  setPageSize(Number(e.target.value));
+                sizes={TICKET_PAGE_SIZES}
+                onChange={(size) => {
+                  setPageSize(size);
                   setPage(0);
                 }}
-                sx={{ minWidth: 96 }}
-              >
-                {TICKET_PAGE_SIZES.map((size) => (
-                  <MenuItem key={size} value={size}>
-                    {size}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                size="small"
+              />
+              <SearchField
                 value={searchInput}
-                onChange={(e) => setSearchInput(e.target.value)}
+                onChange={setSearchInput}
                 placeholder={messages.support.search}
-                slotProps={{
-                  htmlInput: { 'aria-label': messages.support.search },
-                  input: {
-                    startAdornment: (
-                      <InputAdornment position="start">
-                        <SearchIcon fontSize="small" />
-                      </InputAdornment>
-                    ),
-                  },
-                }}
               />
               {can('support', 'EXPORT') && (
                 <Button
@@ -182,82 +150,50 @@ export function SupportPage() {
               )}
             </Stack>
           </Stack>
-          {tickets.isError && (
-            <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-              {messages.support.loadFailed}
-            </Alert>
-          )}
-          <TableContainer>
-            <Table aria-label={messages.support.raisedTickets} size="small">
-              <TableHead>
-                <TableRow>
-                  {COLUMNS.map((c) => (
-                    <TableCell key={c} align={c === 'Action' ? 'right' : 'left'}>
-                      {c}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {tickets.isPending ? (
-                  <TableRow>
-                    <TableCell colSpan={COLUMNS.length} align="center" sx={{ py: 4 }}>
-                      <CircularProgress size={28} aria-label={messages.common.loading} />
-                    </TableCell>
-                  </TableRow>
-                ) : rows.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={COLUMNS.length} align="center" sx={{ py: 4 }}>
-                      {messages.support.empty}
-                    </TableCell>
-                  </TableRow>
-                ) : (
-                  rows.map((ticket) => (
-                    <TableRow key={ticket.id} hover selected={viewing?.id === ticket.id}>
-                      <TableCell>
-                        {ticket.ticketId}
-                        {showOrganization && (
-                          <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                            {ticket.organizationName}
-                          </Typography>
-                        )}
-                      </TableCell>
-                      <TableCell sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}>{ticket.name}</TableCell>
-                      <TableCell>
-                        <span title={ticket.type}>{typeLabel(ticket.type)}</span>
-                        <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                          {requestLabel[ticket.ticketType]}
-                        </Typography>
-                      </TableCell>
-                      <TableCell>{formatDate(ticket.updatedDate)}</TableCell>
-                      <TableCell>
-                        <Chip
-                          size="small"
-                          label={ticket.status}
-                          color={ticket.status === 'Active' ? 'success' : 'default'}
-                        />
-                      </TableCell>
-                      <TableCell align="right">
-                        <TicketActionsMenu
-                          ticket={ticket}
-                          onView={setViewing}
-                          onToggleStatus={can('support', 'UPDATE') ? toggleStatus : undefined}
-                          onDelete={can('support', 'DELETE') ? setToDelete : undefined}
-                        />
-                      </TableCell>
-                    </TableRow>
-                  ))
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <TablePagination
-            component="div"
-            count={total}
-            page={total === 0 ? 0 : page}
-            onPageChange={(_e, next) => setPage(next)}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={[]}
+          <DataTable
+            label={messages.support.raisedTickets}
+            size="small"
+            columns={COLUMNS}
+            rows={tickets.data?.tickets ?? []}
+            loading={tickets.isPending}
+            error={tickets.isError ? messages.support.loadFailed : undefined}
+            emptyText={messages.support.empty}
+            pagination={{ count: tickets.data?.meta.total ?? 0, page, pageSize, onPageChange: setPage }}
+            renderRow={(ticket) => (
+              <TableRow key={ticket.id} hover selected={viewing?.id === ticket.id}>
+                <TableCell>
+                  {ticket.ticketId}
+                  {showOrganization && (
+                    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                      {ticket.organizationName}
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}>{ticket.name}</TableCell>
+                <TableCell>
+                  <span title={ticket.type}>{typeLabel(ticket.type)}</span>
+                  <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                    {requestLabel[ticket.ticketType]}
+                  </Typography>
+                </TableCell>
+                <TableCell>{formatDate(ticket.updatedDate)}</TableCell>
+                <TableCell>
+                  <Chip
+                    size="small"
+                    label={ticket.status}
+                    color={ticket.status === 'Active' ? 'success' : 'default'}
+                  />
+                </TableCell>
+                <TableCell align="right">
+                  <TicketActionsMenu
+                    ticket={ticket}
+                    onView={setViewing}
+                    onToggleStatus={can('support', 'UPDATE') ? toggleStatus : undefined}
+                    onDelete={can('support', 'DELETE') ? setToDelete : undefined}
+                  />
+                </TableCell>
+              </TableRow>
+            )}
           />
         </Paper>
       )}

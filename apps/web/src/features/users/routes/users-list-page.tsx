@@ -1,28 +1,7 @@
 import { useEffect, useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  CircularProgress,
-  InputAdornment,
-  MenuItem,
-  Paper,
-  Stack,
-  Tab,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
-  TableRow,
-  Tabs,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Paper, Tab, TableCell, TableRow, Tabs, Typography } from '@mui/material';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import SearchIcon from '@mui/icons-material/Search';
 import { useNavigate } from 'react-router';
 import { useSnackbar } from 'notistack';
 import {
@@ -36,6 +15,8 @@ import {
   type User,
 } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DataTable } from '../../../components/data-table';
+import { ListToolbar, PageSizeSelect, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { extractErrorMessage } from '../../../lib/error-message';
@@ -51,13 +32,13 @@ import { UserStatus } from '../components/user-status';
 
 import { SEARCH_DEBOUNCE_MS } from '../utils/search';
 const COLUMNS = [
-  messages.users.idColumn,
-  messages.users.nameColumn,
-  messages.users.productsColumn,
-  messages.users.emailColumn,
-  messages.users.roleColumn,
-  messages.users.statusColumn,
-  messages.users.actionColumn,
+  { label: messages.users.idColumn },
+  { label: messages.users.nameColumn },
+  { label: messages.users.productsColumn },
+  { label: messages.users.emailColumn },
+  { label: messages.users.roleColumn },
+  { label: messages.users.statusColumn },
+  { label: messages.users.actionColumn },
 ];
 
 /** Admin Users ({prefix}/usermanagement): the users whose role is admin, paged by the server. */
@@ -149,8 +130,6 @@ export function UsersListPage() {
     );
   }
 
-  const rows = users.data?.users ?? [];
-  const total = users.data?.meta.total ?? 0;
   return (
     <Box>
       <PageHeader
@@ -181,118 +160,59 @@ export function UsersListPage() {
       />
       {tabs}
       <Paper variant="outlined">
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={2}
-          sx={{ p: 2, alignItems: { sm: 'center' } }}
-        >
-          <TextField
-            size="small"
-            value={searchInput}
-            onChange={(event) => setSearchInput(event.target.value)}
-            placeholder={messages.users.search}
-            sx={{ width: { xs: '100%', sm: 360 } }}
-            slotProps={{
-              htmlInput: { 'aria-label': messages.users.search },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
-          <TextField
-            select
-            size="small"
+        <ListToolbar>
+          <SearchField value={searchInput} onChange={setSearchInput} placeholder={messages.users.search} />
+          <PageSizeSelect
             label={messages.users.pageSize}
             value={pageSize}
-            onChange={(event) => {
-              setPageSize(Number(event.target.value));
+            sizes={ADMIN_USER_PAGE_SIZES}
+            onChange={(size) => {
+              setPageSize(size);
               setPage(0);
             }}
-            sx={{ width: 140 }}
-          >
-            {ADMIN_USER_PAGE_SIZES.map((size) => (
-              <MenuItem key={size} value={size}>
-                {size}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Stack>
-        {users.isError && (
-          <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-            {extractErrorMessage(users.error, messages.fallback.fetchUsers)}
-          </Alert>
-        )}
-        <TableContainer>
-          <Table aria-label={messages.users.title}>
-            <TableHead>
-              <TableRow>
-                {COLUMNS.map((c) => (
-                  <TableCell key={c}>{c}</TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {users.isPending ? (
-                <TableRow>
-                  <TableCell colSpan={COLUMNS.length} align="center">
-                    <CircularProgress size={24} aria-label={messages.common.loading} />
-                  </TableCell>
-                </TableRow>
-              ) : rows.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={COLUMNS.length} align="center">
-                    {messages.users.empty}
-                  </TableCell>
-                </TableRow>
-              ) : (
-                rows.map((u) => (
-                  <TableRow key={u.id} hover>
-                    <TableCell sx={{ fontFamily: 'monospace' }} title={u.id}>
-                      #{u.id.slice(0, 8)}
-                    </TableCell>
-                    <TableCell>
-                      <Typography variant="body2">{u.username}</Typography>
-                      {u.fullName && (
-                        <Typography variant="caption" color="text.secondary">
-                          {u.fullName}
-                        </Typography>
-                      )}
-                    </TableCell>
-                    <TableCell>{INTERVIEW_BOT_PRODUCT_NAME}</TableCell>
-                    <TableCell>{u.email}</TableCell>
-                    <TableCell>{u.role.name}</TableCell>
-                    <TableCell>
-                      <UserStatus user={u} />
-                    </TableCell>
-                    <TableCell>
-                      <UserActionsMenu
-                        user={u}
-                        canUpdate={canUpdate}
-                        isSelf={u.id === me?.id}
-                        onEdit={editUser}
-                        onView={setViewed}
-                        onToggleActive={setToToggle}
-                        onResendInvite={resendInvite}
-                      />
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <TablePagination
-          component="div"
-          count={total}
-          page={total === 0 ? 0 : Math.min(page, Math.max(0, Math.ceil(total / pageSize) - 1))}
-          rowsPerPage={pageSize}
+          />
+        </ListToolbar>
+        <DataTable
+          label={messages.users.title}
+          columns={COLUMNS}
+          rows={users.data?.users ?? []}
+          loading={users.isPending}
+          error={users.isError ? extractErrorMessage(users.error, messages.fallback.fetchUsers) : undefined}
+          emptyText={messages.users.empty}
           // The page size is chosen in the controls above (SPEC.md §2).
-          rowsPerPageOptions={[]}
-          onPageChange={(_event, next) => setPage(next)}
+          pagination={{ count: users.data?.meta.total ?? 0, page, pageSize, onPageChange: setPage }}
+          renderRow={(u) => (
+            <TableRow key={u.id} hover>
+              <TableCell sx={{ fontFamily: 'monospace' }} title={u.id}>
+                #{u.id.slice(0, 8)}
+              </TableCell>
+              <TableCell>
+                <Typography variant="body2">{u.username}</Typography>
+                {u.fullName && (
+                  <Typography variant="caption" color="text.secondary">
+                    {u.fullName}
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell>{INTERVIEW_BOT_PRODUCT_NAME}</TableCell>
+              <TableCell>{u.email}</TableCell>
+              <TableCell>{u.role.name}</TableCell>
+              <TableCell>
+                <UserStatus user={u} />
+              </TableCell>
+              <TableCell>
+                <UserActionsMenu
+                  user={u}
+                  canUpdate={canUpdate}
+                  isSelf={u.id === me?.id}
+                  onEdit={editUser}
+                  onView={setViewed}
+                  onToggleActive={setToToggle}
+                  onResendInvite={resendInvite}
+                />
+              </TableCell>
+            </TableRow>
+          )}
         />
       </Paper>
       <UserDetailsPanel

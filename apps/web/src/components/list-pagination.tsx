@@ -1,0 +1,36 @@
+import { TablePagination } from '@mui/material';
+
+export interface ListPaginationProps {
+  count: number;
+  /** Zero-based. */
+  page: number;
+  pageSize: number;
+  onPageChange: (page: number) => void;
+  /** Offered beside the pager; left out where the page size is chosen above the list. */
+  pageSizes?: readonly number[];
+  onPageSizeChange?: (size: number) => void;
+}
+
+/** The pager under a server-paged list. */
+export function ListPagination({
+  count,
+  page,
+  pageSize,
+  onPageChange,
+  pageSizes = [],
+  onPageSizeChange,
+}: ListPaginationProps) {
+  // MUI reports a page past the last one (while a smaller total loads) as an error.
+  const lastPage = Math.max(0, Math.ceil(count / pageSize) - 1);
+  return (
+    <TablePagination
+      component="div"
+      count={count}
+      page={Math.min(page, lastPage)}
+      onPageChange={(_event, next) => onPageChange(next)}
+      rowsPerPage={pageSize}
+      rowsPerPageOptions={[...pageSizes]}
+      onRowsPerPageChange={onPageSizeChange && ((event) => onPageSizeChange(Number(event.target.value)))}
+    />
+  );
+}
