@@ -1,24 +1,12 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { CssBaseline, ThemeProvider } from '@mui/material';
-import { styled } from '@mui/material/styles';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { MaterialDesignContent, SnackbarProvider } from 'notistack';
-import { TOAST_AUTO_HIDE_MS, TOAST_MAX_VISIBLE } from '@portal/shared';
 import { AuthProvider } from '../features/auth/auth-context';
 import { createQueryClient } from '../lib/query-client';
 import { theme } from './theme';
 
-/**
- * notistack's own toast colours (#43a047, #ff9800, #2196f3 under white text) fall below the 4.5:1
- * contrast of WCAG 1.4.3; the theme's colours meet it. The styling route is notistack's documented one.
- */
-const Toast = styled(MaterialDesignContent)(({ theme }) => ({
-  '&.notistack-MuiContent-success': { backgroundColor: theme.palette.success.main },
-  '&.notistack-MuiContent-error': { backgroundColor: theme.palette.error.main },
-  '&.notistack-MuiContent-warning': { backgroundColor: theme.palette.warning.main },
-  '&.notistack-MuiContent-info': { backgroundColor: theme.palette.info.main },
-}));
-const toastComponents = { default: Toast, success: Toast, error: Toast, warning: Toast, info: Toast };
+// Toasts load after the first screen (lib/snackbar.ts keeps any raised before then).
+const Toaster = lazy(() => import('./toaster').then((m) => ({ default: m.Toaster })));
 
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
@@ -26,14 +14,10 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <QueryClientProvider client={queryClient}>
-        <SnackbarProvider
-          maxSnack={TOAST_MAX_VISIBLE}
-          autoHideDuration={TOAST_AUTO_HIDE_MS * 2}
-          anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-          Components={toastComponents}
-        >
-          <AuthProvider>{children}</AuthProvider>
-        </SnackbarProvider>
+        <AuthProvider>{children}</AuthProvider>
+        <Suspense fallback={null}>
+          <Toaster />
+        </Suspense>
       </QueryClientProvider>
     </ThemeProvider>
   );

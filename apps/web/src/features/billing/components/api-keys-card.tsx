@@ -18,7 +18,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import { messages, type ApiKey, type CreatedApiKey } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { extractErrorMessage } from '../../../lib/error-message';
@@ -33,7 +33,6 @@ const day = (iso: string | null) => (iso ? dateFormat.format(new Date(iso)) : la
 
 /** The organization's API keys: a new key is shown once; only its prefix is listed afterwards. */
 export function ApiKeysCard({ canManage }: { canManage: boolean }) {
-  const { enqueueSnackbar } = useSnackbar();
   const keys = useApiKeys();
   const create = useCreateApiKey();
   const revoke = useRevokeApiKey();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useSnackbar } from 'notistack';
+import { closeSnackbar, enqueueSnackbar } from '../../../lib/snackbar';
 import {
   computeAmounts,
   DEFAULT_GST_RATE_BP,
@@ -20,7 +20,6 @@ import { SandboxCheckoutDialog } from './sandbox-checkout-dialog';
 
 /** Buy credits online: order (priced on the server) → checkout → verify → the balance rises. */
 export function BuyCreditsCard() {
-  const { enqueueSnackbar, closeSnackbar } = useSnackbar();
   const createOrder = useCreateOrder();
   const verify = useVerifyPayment();
   const [credits, setCredits] = useState('10');

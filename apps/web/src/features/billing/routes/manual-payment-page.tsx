@@ -16,7 +16,7 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import { z } from 'zod';
 import {
   DEFAULT_PAYMENT_METHOD,
@@ -74,7 +74,6 @@ function load(): Loaded {
 export function ManualPaymentPage() {
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
-  const { enqueueSnackbar } = useSnackbar();
   const onboard = useOnboard();
   const idempotency = useIdempotencyKey();
   const [loaded] = useState(load);
@@ -87,7 +86,7 @@ export function ManualPaymentPage() {
     }
     if (loaded.status === 'invalid') enqueueSnackbar(messages.payment.loadError, { variant: 'error' });
     return undefined;
-  }, [loaded.status, enqueueSnackbar, navigate, prefix]);
+  }, [loaded.status, navigate, prefix]);
 
   const { control, register, handleSubmit, formState } = useForm<FormValues>({
     resolver: zodResolver(formSchema),

@@ -3,7 +3,7 @@ import { Alert, Button, Grid, MenuItem, Paper, Stack, TextField, Typography } fr
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   DEMO_TRIAL_OPTIONS,
   messages,
@@ -36,7 +36,6 @@ export function SubscriptionPage() {
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const { enqueueSnackbar } = useSnackbar();
   const onboard = useOnboard();
   const idempotency = useIdempotencyKey();
   const [pending] = useState(() => readPendingUser());
@@ -53,7 +52,7 @@ export function SubscriptionPage() {
       enqueueSnackbar(messages.subscription.loadUserError, { variant: 'error' });
     }
     return undefined;
-  }, [pending.status, enqueueSnackbar, navigate, prefix]);
+  }, [pending.status, navigate, prefix]);
 
   const { control, register, handleSubmit, setValue, formState } = useForm<SubscriptionFormValues>({
     resolver: zodResolver(subscriptionFormSchema),

@@ -19,7 +19,7 @@ import {
 import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
 import MarkReadIcon from '@mui/icons-material/DoneAll';
 import { Link as RouterLink } from 'react-router';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import { messages, type PortalNotification } from '@portal/shared';
 import { useRoutePrefix, type RoutePrefix } from '../../../app/use-route-prefix';
 import { extractErrorMessage } from '../../../lib/error-message';
@@ -45,7 +45,6 @@ function formatWhen(iso: string): string {
 /** The top bar's bell: unread badge (polled every 60 s), a list, mark one or all read. */
 export function NotificationsBell() {
   const prefix = useRoutePrefix();
-  const { enqueueSnackbar } = useSnackbar();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const open = anchor !== null;
   const unread = useUnreadCount();

@@ -13,7 +13,7 @@ import {
   TableRow,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   ADMIN_USER_PAGE_SIZES,
   DEFAULT_PAGE_SIZE,
@@ -62,7 +62,6 @@ function fieldErrorsOf(error: unknown): Partial<Record<keyof PositionForm, strin
 export function PositionsPage() {
   const can = useCan();
   const { user } = useAuth();
-  const { enqueueSnackbar } = useSnackbar();
   const isSuperAdmin = user?.role.name === SYSTEM_ROLES.superAdmin;
   const canRead = can('positions', 'READ');
   const canCreate = can('positions', 'CREATE');

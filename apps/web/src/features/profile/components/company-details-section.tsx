@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Alert, Box, Button, CircularProgress, Grid, Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   ABOUT_US_MAX,
   companyDetailsFieldsSchema,
@@ -95,7 +95,6 @@ export function CompanyDetailsSection({
   profile: Pick<User, 'organizationId' | 'isSubscription'>;
   canEdit: boolean;
 }) {
-  const { enqueueSnackbar } = useSnackbar();
   const organizationId = profile.organizationId || null;
   const company = useCompany(organizationId);
   const saveCompany = useSaveCompany();

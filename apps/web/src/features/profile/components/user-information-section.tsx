@@ -3,7 +3,7 @@ import { Alert, Avatar, Box, Button, InputAdornment, Stack, TextField, Typograph
 import PhotoCameraIcon from '@mui/icons-material/PhotoCameraOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { useSnackbar } from 'notistack';
+import { closeSnackbar, enqueueSnackbar } from '../../../lib/snackbar';
 import {
   COUNTRY_CODE,
   MAX_UPLOAD_BYTES,
@@ -39,7 +39,6 @@ function imageProblem(file: File): string | null {
 
 /** Section 'User Information' of My Profile (SPEC.md §2). The email is shown read-only. */
 export function UserInformationSection({ profile }: { profile: User }) {
-  const { enqueueSnackbar, closeSnackbar } = useSnackbar();
   const updateProfile = useUpdateProfile();
   const uploadImage = useUploadProfileImage();
   const fileInput = useRef<HTMLInputElement>(null);

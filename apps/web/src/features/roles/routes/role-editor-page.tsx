@@ -3,7 +3,7 @@ import { Alert, Box, Button, CircularProgress, Paper, Stack, TextField, Typograp
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import { z } from 'zod';
 import { messages, REDIRECT_AFTER_SAVE_MS, roleNameSchema, type Feature, type Scope } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
@@ -50,7 +50,6 @@ export function RoleEditorPage() {
   const roleId = state.isEditing && state.roleId ? state.roleId : undefined;
   const isEditing = roleId !== undefined;
   const allowed = useCan()('roles', isEditing ? 'UPDATE' : 'CREATE');
-  const { enqueueSnackbar } = useSnackbar();
   const listPath = `${base}/userroles`;
 
   const features = useFeatures();
@@ -59,17 +58,17 @@ export function RoleEditorPage() {
   const noFeatures = features.isSuccess && features.data.length === 0;
   useEffect(() => {
     if (features.error) enqueueSnackbar(featuresErrorText(features.error), { variant: 'error' });
-  }, [features.error, enqueueSnackbar]);
+  }, [features.error]);
   useEffect(() => {
     if (noFeatures) enqueueSnackbar(messages.roles.noFeaturesInResponse, { variant: 'error' });
-  }, [noFeatures, enqueueSnackbar]);
+  }, [noFeatures]);
   useEffect(() => {
     if (role.error) {
       const text =
         role.error instanceof ApiError ? messages.roles.loadForEditFailed : messages.roles.loadFailed;
       enqueueSnackbar(text, { variant: 'error' });
     }
-  }, [role.error, enqueueSnackbar]);
+  }, [role.error]);
 
   if (!allowed) {
     return (
@@ -126,7 +125,6 @@ function RoleForm({
   const isEditing = roleId !== undefined;
   const navigate = useNavigate();
   const canGrant = useCanGrant();
-  const { enqueueSnackbar } = useSnackbar();
   const createRole = useCreateRole();
   const updateRole = useUpdateRole();
   const [grid, setGrid] = useState<ScopeGrid>(initialGrid);

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Chip, Link, Paper, Tab, TableCell, TableRow, Tabs } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useNavigate } from 'react-router';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import { ADMIN_USER_PAGE_SIZES, DEFAULT_PAGE_SIZE, messages, type Role } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable } from '../../../components/data-table';
@@ -32,7 +32,6 @@ export function RolesListPage() {
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
   const can = useCan();
-  const { enqueueSnackbar } = useSnackbar();
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);

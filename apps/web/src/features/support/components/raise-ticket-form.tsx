@@ -4,7 +4,7 @@ import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CloseIcon from '@mui/icons-material/Close';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   ATTACHMENT_ACCEPT,
   createTicketBodySchema,
@@ -72,7 +72,6 @@ export function RaiseTicketForm({
   onNew: () => void;
   canCreate: boolean;
 }) {
-  const { enqueueSnackbar } = useSnackbar();
   const createTicket = useCreateTicket();
   const fileInput = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);

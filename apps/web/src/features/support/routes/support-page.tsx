@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Chip, Paper, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import { DEFAULT_PAGE_SIZE, messages, SYSTEM_ROLES, TICKET_PAGE_SIZES, type Ticket } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable } from '../../../components/data-table';
@@ -32,7 +32,6 @@ const COLUMNS = [
 export function SupportPage() {
   const { user } = useAuth();
   const can = useCan();
-  const { enqueueSnackbar } = useSnackbar();
   const [viewing, setViewing] = useState<Ticket | null>(null);
   const [toDelete, setToDelete] = useState<Ticket | null>(null);
   const [searchInput, setSearchInput] = useState('');

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Alert, Box, Button, CircularProgress, InputAdornment, Paper, Stack, TextField } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   COUNTRY_CODE,
   messages,
@@ -32,7 +32,6 @@ export function InviteUserPage() {
   const [searchParams] = useSearchParams();
   const editId = searchParams.get('edit');
   const editMode = !!editId;
-  const { enqueueSnackbar } = useSnackbar();
   const listPath = `${prefix}/usermanagement`;
 
   const roles = useAssignableRoles();
@@ -58,7 +57,7 @@ export function InviteUserPage() {
       variant: 'error',
       autoHideDuration: REQUIRED_ROLE_TOAST_MS,
     });
-  }, [roles.isPending, roles.isSuccess, adminRole, enqueueSnackbar]);
+  }, [roles.isPending, roles.isSuccess, adminRole]);
 
   useEffect(() => {
     const u = editedUser.data;
@@ -72,7 +71,7 @@ export function InviteUserPage() {
         variant: 'error',
       });
     }
-  }, [editedUser.isError, editedUser.error, enqueueSnackbar]);
+  }, [editedUser.isError, editedUser.error]);
 
   const submit = async (values: InviteFormValues) => {
     const problem = firstInviteError(values, {

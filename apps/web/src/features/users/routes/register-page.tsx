@@ -12,7 +12,7 @@ import {
 } from '@mui/material';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import { COUNTRY_CODE, messages, SYSTEM_ROLES, type OrganizationSummary } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
@@ -39,7 +39,6 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const can = useCan();
   const { user } = useAuth();
-  const { enqueueSnackbar } = useSnackbar();
   const isSuperAdmin = user?.role.name === SYSTEM_ROLES.superAdmin;
   const canCreate = can('users', 'CREATE');
   const [orgInput, setOrgInput] = useState('');

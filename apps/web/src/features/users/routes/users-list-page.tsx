@@ -3,7 +3,7 @@ import { Alert, Box, Button, Paper, Tab, TableCell, TableRow, Tabs, Typography }
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { useNavigate } from 'react-router';
-import { useSnackbar } from 'notistack';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   activateUserConfirm,
   ADMIN_USER_PAGE_SIZES,
@@ -47,7 +47,6 @@ export function UsersListPage() {
   const navigate = useNavigate();
   const can = useCan();
   const { user: me } = useAuth();
-  const { enqueueSnackbar } = useSnackbar();
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);
