@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   Alert,
   Box,
@@ -13,7 +13,6 @@ import {
   ACTIVITY_TYPES,
   activityTypeLabels,
   ADMIN_USER_PAGE_SIZES,
-  DEFAULT_PAGE_SIZE,
   messages,
   type ActivityType,
 } from '@portal/shared';
@@ -21,33 +20,22 @@ import { ListPagination } from '../../../components/list-pagination';
 import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
+import { usePagedSearch } from '../../../lib/use-paged-search';
 import { usePermission } from '../../auth/use-permission';
 import { useActivities } from '../api/get-activities';
 import { ActivityFeedList } from '../components/activity-feed-list';
 
-const SEARCH_DEBOUNCE_MS = 300;
 const ALL = 'all';
 
 /** {prefix}/activity: the full, paginated activity feed (DECISIONS.md). */
 export function ActivityPage() {
   const canRead = usePermission('dashboard', 'READ');
   const [type, setType] = useState<ActivityType | typeof ALL>(ALL);
-  const [searchInput, setSearchInput] = useState('');
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const feed = useActivities(
     { page: page + 1, pageSize, type: type === ALL ? undefined : type, search: search || undefined },
     { enabled: canRead },
   );
-
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(searchInput.trim());
-      setPage(0);
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchInput]);
 
   if (!canRead) {
     return (
@@ -107,10 +95,7 @@ export function ActivityPage() {
           pageSize={pageSize}
           onPageChange={setPage}
           pageSizes={ADMIN_USER_PAGE_SIZES}
-          onPageSizeChange={(size) => {
-            setPageSize(size);
-            setPage(0);
-          }}
+          onPageSizeChange={setPageSize}
         />
       </Paper>
     </Box>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   Alert,
   Box,
@@ -16,7 +16,6 @@ import AddIcon from '@mui/icons-material/Add';
 import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   ADMIN_USER_PAGE_SIZES,
-  DEFAULT_PAGE_SIZE,
   messages,
   POSITION_STATUSES,
   SYSTEM_ROLES,
@@ -30,6 +29,7 @@ import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { extractErrorMessage } from '../../../lib/error-message';
+import { usePagedSearch } from '../../../lib/use-paged-search';
 import { useAuth } from '../../auth/auth-context';
 import { useCan } from '../../auth/use-permission';
 import { useCreatePosition } from '../api/create-position';
@@ -39,7 +39,6 @@ import { useUpdatePosition } from '../api/update-position';
 import { PositionActionsMenu } from '../components/position-actions-menu';
 import { PositionDialog } from '../components/position-dialog';
 
-const SEARCH_DEBOUNCE_MS = 300;
 const ALL = 'all';
 const FORM_FIELDS = ['title', 'department', 'location', 'openings'] as const;
 
@@ -67,11 +66,8 @@ export function PositionsPage() {
   const canCreate = can('positions', 'CREATE');
   const canUpdate = can('positions', 'UPDATE');
 
-  const [searchInput, setSearchInput] = useState('');
-  const [search, setSearch] = useState('');
+  const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const [status, setStatus] = useState<PositionStatus | typeof ALL>(ALL);
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [dialog, setDialog] = useState<{ position: Position | null } | null>(null);
   const [serverErrors, setServerErrors] = useState<Partial<Record<keyof PositionForm, string>>>();
   const [toClose, setToClose] = useState<Position | null>(null);
@@ -83,14 +79,6 @@ export function PositionsPage() {
   const create = useCreatePosition();
   const update = useUpdatePosition();
   const setStatusMutation = useSetPositionStatus();
-
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(searchInput.trim());
-      setPage(0);
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchInput]);
 
   const openDialog = (position: Position | null) => {
     setServerErrors(undefined);
@@ -202,10 +190,7 @@ export function PositionsPage() {
             pageSize,
             onPageChange: setPage,
             pageSizes: ADMIN_USER_PAGE_SIZES,
-            onPageSizeChange: (size) => {
-              setPageSize(size);
-              setPage(0);
-            },
+            onPageSizeChange: setPageSize,
           }}
           renderRow={(position) => (
             <TableRow key={position.id} hover>

@@ -1,14 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Box, Button, Chip, Link, Paper, Tab, TableCell, TableRow, Tabs } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useNavigate } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { ADMIN_USER_PAGE_SIZES, DEFAULT_PAGE_SIZE, messages, type Role } from '@portal/shared';
+import { ADMIN_USER_PAGE_SIZES, messages, type Role } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable } from '../../../components/data-table';
 import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
+import { usePagedSearch } from '../../../lib/use-paged-search';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { useCan } from '../../auth/use-permission';
 import { useDeleteRole } from '../api/delete-role';
@@ -18,7 +19,6 @@ import { RolePermissionsPanel } from '../components/role-permissions-panel';
 import { formatRoleId } from '../utils/role-shape';
 import type { RoleEditorState } from './role-editor-page';
 
-const SEARCH_DEBOUNCE_MS = 300;
 const COLUMNS = [
   { label: messages.roles.roleIdColumn },
   { label: messages.roles.roleColumn },
@@ -32,23 +32,12 @@ export function RolesListPage() {
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
   const can = useCan();
-  const [searchInput, setSearchInput] = useState('');
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const [panelRole, setPanelRole] = useState<Role | null>(null);
   const [toDelete, setToDelete] = useState<Role | null>(null);
   const deleteRole = useDeleteRole();
   const canRead = can('roles', 'READ');
   const roles = useRoles({ page: page + 1, pageSize, search: search || undefined }, { enabled: canRead });
-
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(searchInput.trim());
-      setPage(0);
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchInput]);
 
   const confirmDelete = async () => {
     if (!toDelete) return;
@@ -120,10 +109,7 @@ export function RolesListPage() {
             pageSize,
             onPageChange: setPage,
             pageSizes: ADMIN_USER_PAGE_SIZES,
-            onPageSizeChange: (size) => {
-              setPageSize(size);
-              setPage(0);
-            },
+            onPageSizeChange: setPageSize,
           }}
           renderRow={(role) => (
             <TableRow key={role.id} hover>

@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Box, Button, Chip, Paper, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { DEFAULT_PAGE_SIZE, messages, SYSTEM_ROLES, TICKET_PAGE_SIZES, type Ticket } from '@portal/shared';
+import { messages, SYSTEM_ROLES, TICKET_PAGE_SIZES, type Ticket } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable } from '../../../components/data-table';
 import { PageSizeSelect, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
+import { usePagedSearch } from '../../../lib/use-paged-search';
 import { useAuth } from '../../auth/auth-context';
 import { useCan } from '../../auth/use-permission';
 import { useDeleteTicket } from '../api/delete-ticket';
@@ -18,7 +19,6 @@ import { RaiseTicketForm } from '../components/raise-ticket-form';
 import { TicketActionsMenu } from '../components/ticket-actions-menu';
 import { formatDate, requestLabel, typeLabel } from '../utils/ticket-format';
 
-const SEARCH_DEBOUNCE_MS = 300;
 const COLUMNS = [
   { label: 'Ticket ID' },
   { label: 'Name' },
@@ -34,10 +34,7 @@ export function SupportPage() {
   const can = useCan();
   const [viewing, setViewing] = useState<Ticket | null>(null);
   const [toDelete, setToDelete] = useState<Ticket | null>(null);
-  const [searchInput, setSearchInput] = useState('');
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const canRead = can('support', 'READ');
   const canCreate = can('support', 'CREATE');
   const tickets = useTickets({ page: page + 1, pageSize, search: search || undefined }, canRead);
@@ -45,14 +42,6 @@ export function SupportPage() {
   const deleteTicket = useDeleteTicket();
   const exportTickets = useExportTickets();
   const showOrganization = user?.role.name === SYSTEM_ROLES.superAdmin;
-
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(searchInput.trim());
-      setPage(0);
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchInput]);
 
   const toggleStatus = async (ticket: Ticket) => {
     const status = ticket.status === 'Active' ? 'Inactive' : 'Active';
@@ -127,10 +116,7 @@ export function SupportPage() {
                 label="Show"
                 value={pageSize}
                 sizes={TICKET_PAGE_SIZES}
-                onChange={(size) => {
-                  setPageSize(size);
-                  setPage(0);
-                }}
+                onChange={setPageSize}
               />
               <SearchField
                 value={searchInput}

@@ -23,7 +23,7 @@ import { useAssignableRoles } from '../api/get-assignable-roles';
 import { useOrganizations } from '../api/get-organizations';
 import { useRegisterUser } from '../api/register-user';
 import { firstInviteError, type InviteFormValues } from '../utils/invite-validation';
-import { SEARCH_DEBOUNCE_MS } from '../utils/search';
+import { SEARCH_DEBOUNCE_MS } from '../../../lib/use-paged-search';
 
 interface RegisterFormValues extends InviteFormValues {
   organizationId: string;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Box, Button, Paper, Tab, TableCell, TableRow, Tabs, Typography } from '@mui/material';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
@@ -8,7 +8,6 @@ import {
   activateUserConfirm,
   ADMIN_USER_PAGE_SIZES,
   deactivateUserConfirm,
-  DEFAULT_PAGE_SIZE,
   INTERVIEW_BOT_PRODUCT_NAME,
   messages,
   SYSTEM_ROLES,
@@ -20,6 +19,7 @@ import { ListToolbar, PageSizeSelect, SearchField } from '../../../components/li
 import { PageHeader } from '../../../components/page-header';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { extractErrorMessage } from '../../../lib/error-message';
+import { usePagedSearch } from '../../../lib/use-paged-search';
 import { useAuth } from '../../auth/auth-context';
 import { useCan } from '../../auth/use-permission';
 import { useExportUsers } from '../api/export-users';
@@ -30,7 +30,6 @@ import { UserActionsMenu } from '../components/user-actions-menu';
 import { UserDetailsPanel } from '../components/user-details-panel';
 import { UserStatus } from '../components/user-status';
 
-import { SEARCH_DEBOUNCE_MS } from '../utils/search';
 const COLUMNS = [
   { label: messages.users.idColumn },
   { label: messages.users.nameColumn },
@@ -47,10 +46,7 @@ export function UsersListPage() {
   const navigate = useNavigate();
   const can = useCan();
   const { user: me } = useAuth();
-  const [searchInput, setSearchInput] = useState('');
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const [viewed, setViewed] = useState<User | null>(null);
   const [toToggle, setToToggle] = useState<User | null>(null);
   const canRead = can('users', 'READ');
@@ -62,14 +58,6 @@ export function UsersListPage() {
   const setActive = useSetUserActive();
   const resend = useResendInvite();
   const exportUsers = useExportUsers();
-
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(searchInput.trim());
-      setPage(0);
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchInput]);
 
   const editUser = (u: User) => navigate(`${prefix}/inviteuser?edit=${encodeURIComponent(u.id)}`);
 
@@ -165,10 +153,7 @@ export function UsersListPage() {
             label={messages.users.pageSize}
             value={pageSize}
             sizes={ADMIN_USER_PAGE_SIZES}
-            onChange={(size) => {
-              setPageSize(size);
-              setPage(0);
-            }}
+            onChange={setPageSize}
           />
         </ListToolbar>
         <DataTable
