@@ -258,23 +258,21 @@ export async function listUserPage(
     // Role names changed between resolving and reading: resolve again at the new version (once).
     if (resolvedAt !== null && resolvedAt !== version && attempt === 0) continue;
 
+    // An empty first page has no match: nothing to count, and nothing to cache, because its version
+    // came from a later statement and may be newer than what the page saw.
+    if (rows.length === 0 && page.page === 1) return { rows, version, total: 0 };
+
     const snapshot = identitySnapshot(db, version);
     const key = countKey(filter);
     let total = snapshot.userCounts.get(key);
     if (total === undefined) {
-      if (rows.length === 0 && page.page === 1) total = 0;
-      else {
-        const counted = await db.execute(sql`
-          select ${identityVersionSql} as version, count(*)::int as total from ${users}
-          where ${userWhere(filter, roleIds) ?? sql`true`}`);
-        const [c] = rowsOf<{ version: number | string; total: number }>(counted);
-        total = c!.total;
-        if (identityVersionOf(c!.version) !== version) {
-          identitySnapshot(db, identityVersionOf(c!.version)).userCounts.set(key, total);
-          return { rows, version, total };
-        }
-      }
-      snapshot.userCounts.set(key, total);
+      const counted = await db.execute(sql`
+        select ${identityVersionSql} as version, count(*)::int as total from ${users}
+        where ${userWhere(filter, roleIds) ?? sql`true`}`);
+      const [c] = rowsOf<{ version: number | string; total: number }>(counted);
+      total = c!.total;
+      // Cached under the version the count itself read, which is the version it is true for.
+      identitySnapshot(db, identityVersionOf(c!.version)).userCounts.set(key, total);
     }
     return { rows, version, total };
   }
