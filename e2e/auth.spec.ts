@@ -65,13 +65,16 @@ test.describe('sign-in and the route guard', () => {
 
   test('an expired access cookie is refreshed without a visible sign-out', async ({ page, context }) => {
     await login(page);
+    // The dashboard's first requests must be done: one still in flight when the cookie goes would
+    // refresh the session before the reload (seen on a loaded machine), and the reload then needs none.
+    await page.waitForLoadState('networkidle');
+    const refreshed = page.waitForResponse(
+      (r) => r.url().includes('/api/auth/auth-session/refresh-token') && r.status() === 200,
+    );
     // Drop the access cookie as if it had expired; the refresh cookie remains.
     const cookies = await context.cookies();
     await context.clearCookies();
     await context.addCookies(cookies.filter((c) => c.name !== 'access_token'));
-    const refreshed = page.waitForResponse(
-      (r) => r.url().includes('/api/auth/auth-session/refresh-token') && r.status() === 200,
-    );
     await page.reload();
     await refreshed;
     await expect(page).toHaveURL(/\/dashboard$/);
