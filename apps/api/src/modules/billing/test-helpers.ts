@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { computeAmounts, FEATURES, type FeatureKey, type OnboardingBody, type Scope } from '@portal/shared';
-import {
-  createOrganizationDirect,
-  createUserDirect,
-  roleIdByName,
-  signIn,
-  STRONG_PASSWORD,
-  type Session,
-  type TestContext,
-} from '../../../test/harness.js';
-import { rolePermissions, roles } from '../../db/schema/index.js';
+import { computeAmounts, type FeatureKey, type OnboardingBody, type Scope } from '@portal/shared';
+import { createRole, createTenant } from '../../../test/fixtures.js';
+import type { Session, TestContext } from '../../../test/harness.js';
 
 /** Test scaffolding shared by the billing suites (not used by the app). */
 
@@ -87,10 +79,8 @@ export async function tenantAdmin(
   ctx: TestContext,
   name: string,
 ): Promise<{ orgId: string; session: Session }> {
-  const orgId = await createOrganizationDirect(ctx, name);
-  const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${randomUUID().slice(0, 6)}@tenant.test`;
-  await createUserDirect(ctx, { email, roleId: await roleIdByName(ctx), organizationId: orgId });
-  return { orgId, session: await signIn(ctx.app, email, STRONG_PASSWORD) };
+  const tenant = await createTenant(ctx, name);
+  return { orgId: tenant.organizationId, session: tenant.session };
 }
 
 /** A user of `orgId` whose custom role holds exactly `grants`. */
@@ -99,20 +89,8 @@ export async function userWithGrants(
   orgId: string,
   grants: Partial<Record<FeatureKey, Scope[]>>,
 ): Promise<Session> {
-  const tag = randomUUID().slice(0, 8);
-  const [role] = await ctx.database.db
-    .insert(roles)
-    .values({ name: `custom-${tag}`, organizationId: orgId })
-    .returning({ id: roles.id });
-  const rows = Object.entries(grants).map(([feature, scopes]) => ({
-    roleId: role!.id,
-    featureId: FEATURES[feature as FeatureKey].id,
-    scopes: scopes!,
-  }));
-  if (rows.length > 0) await ctx.database.db.insert(rolePermissions).values(rows);
-  const email = `custom-${tag}@tenant.test`;
-  await createUserDirect(ctx, { email, roleId: role!.id, organizationId: orgId });
-  return signIn(ctx.app, email, STRONG_PASSWORD);
+  const roleId = await createRole(ctx, orgId, `custom-${randomUUID().slice(0, 8)}`, grants);
+  return (await createTenant(ctx, 'custom', { organizationId: orgId, roleId })).session;
 }
 
 /** Makes every INSERT or UPDATE on `table` fail, as a crash between two steps would. */
