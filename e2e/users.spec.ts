@@ -46,7 +46,11 @@ async function acceptInvite(page: Page, email: string, password = PASSWORD) {
   const link = linkIn(await latestMailTo(email));
   expect(link).toMatch(/\/auth\/reset-password\?token=/);
   await page.goto(link);
+  const rules = page.locator('[data-rule]');
+  await expect(rules.first()).toHaveAttribute('data-met', 'false');
   await page.getByRole('textbox', { name: 'New password' }).fill(password);
+  // The checklist follows what is typed.
+  for (const rule of await rules.all()) await expect(rule).toHaveAttribute('data-met', 'true');
   await page.getByRole('textbox', { name: 'Confirm password' }).fill(password);
   await page.getByRole('button', { name: 'Set password' }).click();
   await expect(page.getByText('Your password has been set. You can now sign in.')).toBeVisible();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Link, Stack } from '@mui/material';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Link as RouterLink, useSearchParams } from 'react-router';
@@ -25,10 +25,11 @@ export function ResetPasswordPage() {
   const token = params.get('token') ?? '';
   const reset = useResetPassword();
   const [done, setDone] = useState<string | null>(null);
-  const { register, handleSubmit, watch, formState } = useForm<Values>({
+  const { register, handleSubmit, control, formState } = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: { password: '', confirm: '' },
   });
+  const password = useWatch({ control, name: 'password' });
 
   const onSubmit = handleSubmit(async ({ password }) => {
     const result = await reset.mutateAsync({ token, password }).catch(() => null);
@@ -73,7 +74,7 @@ export function ResetPasswordPage() {
             error={!!formState.errors.confirm}
             helperText={formState.errors.confirm?.message}
           />
-          <PasswordChecklist password={watch('password')} />
+          <PasswordChecklist password={password} />
           <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
             Set password
           </Button>
