@@ -1,7 +1,5 @@
-import { useState } from 'react';
-import { IconButton, Menu, MenuItem } from '@mui/material';
-import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { messages, type Role } from '@portal/shared';
+import { RowActionsMenu } from '../../../components/row-actions-menu';
 
 export interface RoleActionsMenuProps {
   role: Role;
@@ -21,43 +19,15 @@ export function RoleActionsMenu({
   onEdit,
   onDelete,
 }: RoleActionsMenuProps) {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const close = () => setAnchor(null);
-  const pick = (action: (r: Role) => void) => () => {
-    close();
-    action(role);
-  };
-  const items = [
-    <MenuItem key="view" onClick={pick(onView)}>
-      {messages.roles.view}
-    </MenuItem>,
-  ];
-  if (!role.isSystem && canEdit) {
-    items.push(
-      <MenuItem key="edit" onClick={pick(onEdit)}>
-        {messages.roles.edit}
-      </MenuItem>,
-    );
-  }
-  if (!role.isSystem && canDelete) {
-    items.push(
-      <MenuItem key="delete" onClick={pick(onDelete)} sx={{ color: 'error.main' }}>
-        {messages.roles.delete}
-      </MenuItem>,
-    );
-  }
   return (
-    <>
-      <IconButton
-        aria-label={`${messages.roles.actionColumn} for ${role.name}`}
-        aria-haspopup="menu"
-        onClick={(event) => setAnchor(event.currentTarget)}
-      >
-        <MoreVertIcon />
-      </IconButton>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={close}>
-        {items}
-      </Menu>
-    </>
+    <RowActionsMenu
+      label={`${messages.roles.actionColumn} for ${role.name}`}
+      actions={[
+        { label: messages.roles.view, run: () => onView(role) },
+        !role.isSystem && canEdit && { label: messages.roles.edit, run: () => onEdit(role) },
+        !role.isSystem &&
+          canDelete && { label: messages.roles.delete, run: () => onDelete(role), danger: true },
+      ]}
+    />
   );
 }

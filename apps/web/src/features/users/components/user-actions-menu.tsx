@@ -1,12 +1,10 @@
-import { useState } from 'react';
-import { IconButton, ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
-import MoreVertIcon from '@mui/icons-material/MoreVert';
 import EditIcon from '@mui/icons-material/Edit';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import BlockIcon from '@mui/icons-material/Block';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import SendIcon from '@mui/icons-material/Send';
 import { messages, type User } from '@portal/shared';
+import { RowActionsMenu } from '../../../components/row-actions-menu';
 
 export interface UserActionsMenuProps {
   user: User;
@@ -29,55 +27,29 @@ export function UserActionsMenu({
   onToggleActive,
   onResendInvite,
 }: UserActionsMenuProps) {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const close = () => setAnchor(null);
-  const pick = (action: (u: User) => void) => () => {
-    close();
-    action(user);
-  };
-  const menuId = `user-actions-${user.id}`;
   return (
-    <>
-      <IconButton
-        aria-label={`Actions for ${user.username}`}
-        aria-controls={anchor ? menuId : undefined}
-        aria-haspopup="menu"
-        onClick={(event) => setAnchor(event.currentTarget)}
-      >
-        <MoreVertIcon />
-      </IconButton>
-      <Menu id={menuId} anchorEl={anchor} open={!!anchor} onClose={close}>
-        {canUpdate && (
-          <MenuItem onClick={pick(onEdit)}>
-            <ListItemIcon>
-              <EditIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{messages.users.edit}</ListItemText>
-          </MenuItem>
-        )}
-        <MenuItem onClick={pick(onView)}>
-          <ListItemIcon>
-            <VisibilityIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{messages.users.view}</ListItemText>
-        </MenuItem>
-        {canUpdate && !(isSelf && user.isActive) && (
-          <MenuItem onClick={pick(onToggleActive)}>
-            <ListItemIcon>
-              {user.isActive ? <BlockIcon fontSize="small" /> : <CheckCircleIcon fontSize="small" />}
-            </ListItemIcon>
-            <ListItemText>{user.isActive ? messages.users.deactivate : messages.users.activate}</ListItemText>
-          </MenuItem>
-        )}
-        {canUpdate && user.inviteStatus !== 'accepted' && (
-          <MenuItem onClick={pick(onResendInvite)}>
-            <ListItemIcon>
-              <SendIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{messages.users.resendInvite}</ListItemText>
-          </MenuItem>
-        )}
-      </Menu>
-    </>
+    <RowActionsMenu
+      label={`Actions for ${user.username}`}
+      actions={[
+        canUpdate && {
+          label: messages.users.edit,
+          icon: <EditIcon fontSize="small" />,
+          run: () => onEdit(user),
+        },
+        { label: messages.users.view, icon: <VisibilityIcon fontSize="small" />, run: () => onView(user) },
+        canUpdate &&
+          !(isSelf && user.isActive) && {
+            label: user.isActive ? messages.users.deactivate : messages.users.activate,
+            icon: user.isActive ? <BlockIcon fontSize="small" /> : <CheckCircleIcon fontSize="small" />,
+            run: () => onToggleActive(user),
+          },
+        canUpdate &&
+          user.inviteStatus !== 'accepted' && {
+            label: messages.users.resendInvite,
+            icon: <SendIcon fontSize="small" />,
+            run: () => onResendInvite(user),
+          },
+      ]}
+    />
   );
 }
