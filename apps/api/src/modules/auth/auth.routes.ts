@@ -45,9 +45,8 @@ export async function authRoutes(fastify: FastifyInstance) {
       const { identifier, email, username, password } = request.body;
       const result = await auth.login(app, (identifier ?? email ?? username)!, password, clientInfo(request));
       setSessionCookies(request, reply, result.tokens);
-      const user = await findUserDto(app.db, result.userId);
-      reply.header(USER_ID_HEADER, result.userId);
-      return { success: true as const, data: user! };
+      reply.header(USER_ID_HEADER, result.user.id);
+      return { success: true as const, data: result.user };
     },
   );
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { messages, PASSWORD_RESET_VALID_HOURS } from '@portal/shared';
 import { users } from '../../db/schema/index.js';
@@ -8,6 +8,7 @@ import { randomToken, safeEqual, sha256Hex } from '../../lib/tokens.js';
 import { countHit } from '../platform/rate-limit.repo.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { csrfTokenFor, type IssuedTokens } from './cookies.js';
+import { userDtosAt } from '../users/user-dto.repo.js';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens.repo.js';
 import {
   findSessionByRefreshHash,
@@ -16,6 +17,7 @@ import {
   revokeFamily,
   revokeUserSessions,
 } from './sessions.repo.js';
+import { findSignInCandidate } from './sign-in.repo.js';
 
 interface ClientInfo {
   ip: string;
@@ -62,12 +64,7 @@ export async function login(app: FastifyInstance, identifier: string, password: 
   if ((await countHit(app.db, `login:ip:${client.ip}`, windowMs)) > loginPerAddress) {
     throw tooManyRequests(messages.login.tooManyAttempts);
   }
-  const lookup = identifier.trim().toLowerCase();
-  const [user] = await app.db
-    .select()
-    .from(users)
-    .where(or(eq(sql`lower(${users.email})`, lookup), eq(sql`lower(${users.username})`, lookup)))
-    .limit(1);
+  const user = await findSignInCandidate(app.db, identifier.trim().toLowerCase());
   const passwordMatches = await app.hasher.verify(user?.passwordHash ?? null, password);
   const locked = !!user?.lockedUntil && user.lockedUntil > new Date();
 
@@ -89,8 +86,11 @@ export async function login(app: FastifyInstance, identifier: string, password: 
   if (user.failedLoginCount > 0 || user.lockedUntil) {
     await app.db.update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, user.id));
   }
+  // The answer comes from the row already read (role and organization from the identity cache).
+  const [answer] = await userDtosAt(app.db, [user], user.version);
+  if (!answer) throw unauthorized(messages.login.invalidCredentials);
   const tokens = await issueSession(app, user.id, randomUUID(), client);
-  return { userId: user.id, tokens };
+  return { user: answer, tokens };
 }
 
 /** Rotates the refresh token. A rotated token presented again revokes its whole family. */

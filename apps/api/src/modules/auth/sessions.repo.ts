@@ -6,9 +6,8 @@ import { rolesAt } from '../roles/permissions.repo.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-export async function insertSession(db: Db, values: typeof sessions.$inferInsert) {
-  const [row] = await db.insert(sessions).values(values).returning();
-  return row!;
+export async function insertSession(db: Db, values: typeof sessions.$inferInsert): Promise<void> {
+  await db.insert(sessions).values(values);
 }
 
 /**
