@@ -109,6 +109,26 @@ describe('CSRF on every state-changing route', () => {
   });
 });
 
+describe('a state-changing action sent as GET', () => {
+  it('is never performed: no success unless a read answers that path, and nothing changed', async () => {
+    const readable = new Set(ctx.app.routeAccess.filter((r) => r.method === 'GET').map((r) => r.url));
+    const before = await snapshot();
+    let cases = 0;
+    for (const route of writeRoutes) {
+      // The action's usual fields as a query string, as a link or an image tag would send them.
+      const query = new URLSearchParams({ name: 'via-get', email: 'via-get@example.com', credits: '5' });
+      const res = await root.get(`${concretePath(route.url)}?${query}`);
+      const label = `GET ${route.url} (${route.method}): ${res.statusCode}`;
+      expect(res.statusCode, label).toBeLessThan(500);
+      // Only a read route of the same path may answer 2xx (the roles list for POST /api/auth/roles).
+      if (!readable.has(route.url)) expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
+      cases++;
+    }
+    expect(await snapshot()).toBe(before);
+    expect(cases).toBe(writeRoutes.length);
+  });
+});
+
 /** Hostile JSON: wrong types, oversized and unicode strings, prototype keys, deep nesting. */
 const hostileValue = fc.letrec((tie) => ({
   value: fc.oneof(
