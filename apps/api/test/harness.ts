@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { CSRF_COOKIE, SYSTEM_ROLES } from '@portal/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { buildApp, type AppConfig } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { roles, users } from '../src/db/schema/index.js';
@@ -217,4 +217,36 @@ export async function createOrganizationDirect(ctx: TestContext, name: string): 
 /** An empty PostgreSQL database of its own (TEST_DATABASE_URL's server), for suites that build their apps. */
 export function createScratchPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   return createPostgresDatabase();
+}
+
+/**
+ * Tables a refused request may still write: the rate-limit counters and sessions of sign-in. `users`
+ * is fingerprinted without its sign-in counters (failed attempts, lock).
+ */
+const VOLATILE_TABLES = new Set(['rate_limit_buckets', 'sessions', 'users']);
+const USERS_STABLE_COLUMNS =
+  'id, organization_id, role_id, username, email, full_name, mobile_no, client, is_admin, is_active, password_hash, password_changed_at, profile_image_file_id';
+
+/**
+ * A function answering a fingerprint of every table's content, to prove that a refused request
+ * changed nothing: compare one taken before with one taken after.
+ */
+export async function tableFingerprint(ctx: TestContext): Promise<() => Promise<string>> {
+  const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;
+  const result = await ctx.database.db.execute(
+    sql`select tablename from pg_tables where schemaname = 'public' and tablename not like '__drizzle%'`,
+  );
+  const names = (rowsOf(result) as { tablename: string }[])
+    .map((r) => r.tablename)
+    .filter((t) => !VOLATILE_TABLES.has(t));
+  const hash = (name: string, from: string) =>
+    `select '${name}' as name, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from ${from} x`;
+  const query = [
+    ...names.map((t) => hash(t, `"${t}"`)),
+    hash('users', `(select ${USERS_STABLE_COLUMNS} from users)`),
+  ].join(' union all ');
+  return async () => {
+    const rows = rowsOf(await ctx.database.db.execute(sql.raw(query))) as { name: string; h: string }[];
+    return rows.map((r) => `${r.name}:${r.h}`).join(',');
+  };
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApiRoute, type RouteAccessRecord } from '../src/plugins/access.js';
-import { createTestApp, signIn, type Session, type TestContext } from './harness.js';
+import { createTestApp, signIn, tableFingerprint, type Session, type TestContext } from './harness.js';
 
 /**
  * The security battery (issue 7): every state-changing route meets bad CSRF and hostile bodies.
@@ -13,18 +12,11 @@ const LONG = process.env.SECURITY_LONG === '1';
 const FUZZ_RUNS = LONG ? 1_000 : 10;
 const SEED = 20_261_122;
 
-/** Tables whose rows a refused request may legitimately touch. */
-const VOLATILE_TABLES = new Set(['rate_limit_buckets', 'sessions', 'users']);
-
-/** `execute` answers differ by driver; both carry `rows`. */
-function rowsOf(result: unknown): unknown[] {
-  return (result as { rows: unknown[] }).rows;
-}
-
 let ctx: TestContext;
 let root: Session;
 let writeRoutes: RouteAccessRecord[];
-let tables: string[];
+/** A fingerprint of every table, to prove a refused request changed nothing. */
+let snapshot: () => Promise<string>;
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -36,26 +28,9 @@ beforeAll(async () => {
       r.access?.kind !== 'public' &&
       r.access?.kind !== 'apiKey',
   );
-  const result = await ctx.database.db.execute(
-    sql`select tablename from pg_tables where schemaname = 'public' and tablename not like '__drizzle%'`,
-  );
-  tables = (rowsOf(result) as { tablename: string }[])
-    .map((r) => r.tablename)
-    .filter((t) => !VOLATILE_TABLES.has(t));
+  snapshot = await tableFingerprint(ctx);
 });
 afterAll(() => ctx.close());
-
-/** A fingerprint of every table's content, to prove a refused request changed nothing. */
-async function snapshot(): Promise<string> {
-  const query = tables
-    .map(
-      (t) =>
-        `select '${t}' as name, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from "${t}" x`,
-    )
-    .join(' union all ');
-  const result = await ctx.database.db.execute(sql.raw(query));
-  return (rowsOf(result) as { name: string; h: string }[]).map((r) => `${r.name}:${r.h}`).join(',');
-}
 
 function concretePath(url: string): string {
   return url.replace(/:[A-Za-z]+/g, () => randomUUID());

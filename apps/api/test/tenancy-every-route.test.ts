@@ -7,7 +7,7 @@
  * must leave every table as it was, and a list answered to tenant B must not show tenant A's row.
  */
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES, IDEMPOTENCY_HEADER, SCOPES, type FeatureKey, type Scope } from '@portal/shared';
@@ -24,6 +24,7 @@ import {
   roleIdByName,
   signIn,
   STRONG_PASSWORD,
+  tableFingerprint,
   type Session,
   type TestContext,
 } from './harness.js';
@@ -72,6 +73,8 @@ let orgA: string;
 let orgB: string;
 let adminRole: string;
 let memberRoleA: string;
+/** A fingerprint of every table, to prove a refused request changed nothing. */
+let snapshot: () => Promise<string>;
 const actors = {} as Record<Exclude<ActorName, 'member'>, Session>;
 const members = {} as Record<FeatureKey | 'none', Session>;
 const accounts = {} as Record<ActorName, { email: string; password: string; userId: string; org: string }>;
@@ -113,47 +116,12 @@ beforeAll(async () => {
   const none = await createTenant(ctx, 'Member', { organizationId: orgA, roleId: memberRoleA });
   members.none = none.session;
   accounts.member = { email: none.email, password: STRONG_PASSWORD, userId: none.userId, org: orgA };
-  await tables();
+  snapshot = await tableFingerprint(ctx);
 });
 afterAll(() => ctx.close());
 
 const sessionOf = (actor: ActorName, feature: FeatureKey | null) =>
   actor === 'member' ? members[feature ?? 'none'] : actors[actor];
-
-/** `execute` answers differ by driver; both carry `rows`. */
-function rowsOf(result: unknown): unknown[] {
-  return (result as { rows: unknown[] }).rows;
-}
-
-/**
- * Tables a refused request may legitimately touch (as in security-battery.test.ts); `users` is
- * fingerprinted below without its sign-in counters.
- */
-const VOLATILE_TABLES = new Set(['rate_limit_buckets', 'sessions', 'users']);
-const USERS_STABLE_COLUMNS =
-  'id, organization_id, role_id, username, email, full_name, mobile_no, client, is_admin, is_active, password_hash, password_changed_at, profile_image_file_id';
-let fingerprintQuery = '';
-
-async function tables() {
-  const result = await ctx.database.db.execute(
-    sql`select tablename from pg_tables where schemaname = 'public' and tablename not like '__drizzle%'`,
-  );
-  const names = (rowsOf(result) as { tablename: string }[])
-    .map((r) => r.tablename)
-    .filter((t) => !VOLATILE_TABLES.has(t));
-  const hash = (name: string, from: string) =>
-    `select '${name}' as name, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from ${from} x`;
-  fingerprintQuery = [
-    ...names.map((t) => hash(t, `"${t}"`)),
-    hash('users', `(select ${USERS_STABLE_COLUMNS} from users)`),
-  ].join(' union all ');
-}
-
-/** A fingerprint of every table's content, to prove a refused request changed nothing. */
-async function snapshot(): Promise<string> {
-  const result = await ctx.database.db.execute(sql.raw(fingerprintQuery));
-  return (rowsOf(result) as { name: string; h: string }[]).map((r) => `${r.name}:${r.h}`).join(',');
-}
 
 let serial = 0;
 const next = () => ++serial;
