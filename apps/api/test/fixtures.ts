@@ -171,3 +171,25 @@ export async function addActivity(
     ...entry,
   });
 }
+
+/** A valid company-details body (`POST /api/auth/companies`) for an organization. */
+export function companyDetailsBody(organizationId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    organizationId,
+    name: 'Acme Pvt Ltd',
+    email: 'hello@acme.example',
+    address: '12 MG Road',
+    country: 'India',
+    state: 'Karnataka',
+    city: 'Bengaluru',
+    pincode: '560001',
+    industryType: 'Software',
+    foundedIn: 2010,
+    websiteUrl: 'https://acme.example',
+    linkedinUrl: 'https://www.linkedin.com/company/acme',
+    instagramUrl: '',
+    facebookUrl: null,
+    aboutUs: 'We make everything.',
+    ...overrides,
+  };
+}

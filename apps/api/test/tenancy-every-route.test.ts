@@ -28,7 +28,14 @@ import {
   type Session,
   type TestContext,
 } from './harness.js';
-import { addActivity, addPayment, addSubscription, createRole, createTenant } from './fixtures.js';
+import {
+  addActivity,
+  addPayment,
+  addSubscription,
+  companyDetailsBody,
+  createRole,
+  createTenant,
+} from './fixtures.js';
 import { multipartBody, PNG_BYTES } from './upload-fixtures.js';
 
 /** Refused actors first, so a success never changes what a later refusal is checked against. */
@@ -229,19 +236,7 @@ async function notificationOf(actor: ActorName): Promise<Target> {
   return { id: row!.id };
 }
 
-const company = () => ({
-  organizationId: orgA,
-  name: `Tenant A Pvt Ltd ${next()}`,
-  email: 'hello@tenant-a.example',
-  address: '12 MG Road',
-  country: 'India',
-  state: 'Karnataka',
-  city: 'Bengaluru',
-  pincode: '560001',
-  industryType: 'Software',
-  foundedIn: 2010,
-  websiteUrl: 'https://tenant-a.example',
-});
+const company = () => companyDetailsBody(orgA, { name: `Tenant A Pvt Ltd ${next()}` });
 
 const dataIds = (res: LightMyRequestResponse) => (res.json().data as { id: string }[]).map((r) => r.id);
 /** A CSV export: its text, searched for the target. */

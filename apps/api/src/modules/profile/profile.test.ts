@@ -10,7 +10,13 @@ import {
   PNG_BYTES,
   type FilePart,
 } from '../../../test/upload-fixtures.js';
-import { addSubscription, createRole, createTenant, type TestTenant } from '../../../test/fixtures.js';
+import {
+  addSubscription,
+  companyDetailsBody,
+  createRole,
+  createTenant,
+  type TestTenant,
+} from '../../../test/fixtures.js';
 
 let ctx: TestContext;
 let root: Session;
@@ -46,25 +52,6 @@ async function userRow(id: string) {
   const [row] = await ctx.database.db.select().from(users).where(eq(users.id, id));
   return row!;
 }
-
-const company = (organizationId: string, overrides: Record<string, unknown> = {}) => ({
-  organizationId,
-  name: 'Acme Pvt Ltd',
-  email: 'hello@acme.example',
-  address: '12 MG Road',
-  country: 'India',
-  state: 'Karnataka',
-  city: 'Bengaluru',
-  pincode: '560001',
-  industryType: 'Software',
-  foundedIn: 2010,
-  websiteUrl: 'https://acme.example',
-  linkedinUrl: 'https://www.linkedin.com/company/acme',
-  instagramUrl: '',
-  facebookUrl: null,
-  aboutUs: 'We make everything.',
-  ...overrides,
-});
 
 describe('profile', () => {
   it("reads the signed-in user's own record", async () => {
@@ -207,7 +194,7 @@ describe('company details', () => {
     expect(empty.statusCode).toBe(200);
     expect(empty.json().data).toBeNull();
 
-    const saved = await acme.session.post(COMPANIES, company(acme.organizationId));
+    const saved = await acme.session.post(COMPANIES, companyDetailsBody(acme.organizationId));
     expect(saved.statusCode).toBe(200);
     expect(saved.json().message).toBe(messages.profile.companySaved);
     expect(saved.json().data).toMatchObject({
@@ -216,7 +203,10 @@ describe('company details', () => {
       instagramUrl: null,
       facebookUrl: null,
     });
-    const updated = await acme.session.post(COMPANIES, company(acme.organizationId, { city: 'Mysuru' }));
+    const updated = await acme.session.post(
+      COMPANIES,
+      companyDetailsBody(acme.organizationId, { city: 'Mysuru' }),
+    );
     expect(updated.json().data.city).toBe('Mysuru');
     const read = await acme.session.get(`${COMPANIES}/${acme.organizationId}`);
     expect(read.json().data).toMatchObject({ name: 'Acme Pvt Ltd', city: 'Mysuru', pincode: '560001' });
@@ -231,7 +221,7 @@ describe('company details', () => {
   });
 
   it("requires the organization id: 'Organization ID is required'", async () => {
-    const { organizationId: _omit, ...body } = company(acme.organizationId);
+    const { organizationId: _omit, ...body } = companyDetailsBody(acme.organizationId);
     const res = await acme.session.post(COMPANIES, body);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(messages.profile.organizationIdRequired);
@@ -259,17 +249,23 @@ describe('company details', () => {
       [{ aboutUs: 'x'.repeat(2001) }, messages.company.aboutUsTooLong],
     ];
     for (const [patch, message] of cases) {
-      const res = await acme.session.post(COMPANIES, company(acme.organizationId, patch));
+      const res = await acme.session.post(COMPANIES, companyDetailsBody(acme.organizationId, patch));
       expect(res.statusCode, JSON.stringify(patch)).toBe(400);
       expect(res.json().message).toBe(message);
     }
-    const ok = await acme.session.post(COMPANIES, company(acme.organizationId, { foundedIn: String(year) }));
+    const ok = await acme.session.post(
+      COMPANIES,
+      companyDetailsBody(acme.organizationId, { foundedIn: String(year) }),
+    );
     expect(ok.statusCode).toBe(200);
   });
 
   it("answers 404 for another organization's details and saves nothing there", async () => {
     expect((await globex.session.get(`${COMPANIES}/${acme.organizationId}`)).statusCode).toBe(404);
-    const res = await globex.session.post(COMPANIES, company(acme.organizationId, { name: 'Hijacked' }));
+    const res = await globex.session.post(
+      COMPANIES,
+      companyDetailsBody(acme.organizationId, { name: 'Hijacked' }),
+    );
     expect(res.statusCode).toBe(404);
     const [row] = await ctx.database.db
       .select()
@@ -280,18 +276,21 @@ describe('company details', () => {
 
   it('lets super_admin read and save any organization, and 404s an unknown one', async () => {
     expect((await root.get(`${COMPANIES}/${acme.organizationId}`)).json().data.name).toBe('Acme Pvt Ltd');
-    const res = await root.post(COMPANIES, company(globex.organizationId, { name: 'Globex Corp' }));
+    const res = await root.post(
+      COMPANIES,
+      companyDetailsBody(globex.organizationId, { name: 'Globex Corp' }),
+    );
     expect(res.statusCode).toBe(200);
     expect((await globex.session.get(`${COMPANIES}/${globex.organizationId}`)).json().data.name).toBe(
       'Globex Corp',
     );
-    const unknown = await root.post(COMPANIES, company('00000000-0000-4000-8000-000000000000'));
+    const unknown = await root.post(COMPANIES, companyDetailsBody('00000000-0000-4000-8000-000000000000'));
     expect(unknown.statusCode).toBe(404);
   });
 
   it('refuses company changes without an active subscription (403, company variant)', async () => {
     for (const tenant of unsubscribed) {
-      const res = await tenant.session.post(COMPANIES, company(tenant.organizationId));
+      const res = await tenant.session.post(COMPANIES, companyDetailsBody(tenant.organizationId));
       expect(res.statusCode).toBe(403);
       expect(res.json().message).toBe(messages.profile.subscriptionExpiredCompany);
       const rows = await ctx.database.db
@@ -318,7 +317,9 @@ describe('company details', () => {
       subscribed: false,
     });
     expect((await reader.session.get(`${COMPANIES}/${acme.organizationId}`)).statusCode).toBe(200);
-    expect((await reader.session.post(COMPANIES, company(acme.organizationId))).statusCode).toBe(403);
+    expect((await reader.session.post(COMPANIES, companyDetailsBody(acme.organizationId))).statusCode).toBe(
+      403,
+    );
     expect((await stranger.session.get(`${COMPANIES}/${acme.organizationId}`)).statusCode).toBe(403);
   });
 });
