@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 import { identityVersionOf, identityVersionSql, rowsOf } from '../../lib/identity-cache.js';
-import { userDtoColumns, type UserDtoRow } from '../users/user-dto.repo.js';
+import { userDtoJson, userDtoRowOf, type UserDtoJson, type UserDtoRow } from '../users/user-dto.repo.js';
 
 export interface SignInCandidate extends UserDtoRow {
   passwordHash: string | null;
@@ -18,20 +18,23 @@ export interface SignInCandidate extends UserDtoRow {
  */
 export async function findSignInCandidate(db: Db, identifier: string): Promise<SignInCandidate | null> {
   const result = await db.execute(sql`
-    select ${identityVersionSql} as "version", ${userDtoColumns}, ${users.passwordHash} as "passwordHash",
+    select ${identityVersionSql} as "version", ${userDtoJson} as "user", ${users.passwordHash} as "passwordHash",
       ${users.failedLoginCount} as "failedLoginCount", ${users.lockedUntil} as "lockedUntil"
     from ${users}
     where lower(${users.email}) = ${identifier} or lower(${users.username}) = ${identifier}
     limit 1`);
-  const [row] = rowsOf<
-    Omit<SignInCandidate, 'version' | 'lockedUntil'> & {
-      version: number | string;
-      lockedUntil: string | Date | null;
-    }
-  >(result);
+  const [row] = rowsOf<{
+    version: number | string;
+    user: UserDtoJson | string;
+    passwordHash: string | null;
+    failedLoginCount: number;
+    lockedUntil: string | Date | null;
+  }>(result);
   if (!row) return null;
   return {
-    ...row,
+    ...userDtoRowOf(row.user),
+    passwordHash: row.passwordHash,
+    failedLoginCount: row.failedLoginCount,
     version: identityVersionOf(row.version),
     lockedUntil: row.lockedUntil === null ? null : new Date(row.lockedUntil),
   };

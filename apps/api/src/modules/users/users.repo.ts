@@ -12,7 +12,9 @@ import {
 } from '../../lib/identity-cache.js';
 import {
   selectUsersWithRole,
-  userDtoColumns,
+  userDtoJson,
+  userDtoRowOf,
+  type UserDtoJson,
   userWithRoleColumns,
   type UserDtoRow,
 } from './user-dto.repo.js';
@@ -219,7 +221,7 @@ function countKey(filter: UserFilter): string {
 
 /**
  * One page of the user list (GET /api/auth/users) as answer rows, the identity version read with it,
- * and the total matching the filter. In the steady state this is ONE statement: the page as JSON and
+ * and the total matching the filter. In the steady state this is ONE statement: the page (a JSON array per user) and
  * the version; a role name resolves to ids and the total is counted once per identity version (any
  * committed change to users or roles bumps it, migration 0002), then kept in this process's snapshot
  * of that version. So the total never scans the matching rows twice for the same data, and is exact.
@@ -249,12 +251,13 @@ export async function listUserPage(
     }
     // The version rides on every row (evaluated once); a page with no row reads it on its own.
     const result = await db.execute(sql`
-      select ${identityVersionSql} as "version", ${userDtoColumns} from ${users}
+      select ${identityVersionSql} as "version", ${userDtoJson} as "user" from ${users}
       where ${userWhere(filter, roleIds) ?? sql`true`}
       order by ${sql.join(orderBy(o), sql`, `)}
       limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`);
-    const rows = rowsOf<UserDtoRow & { version: number | string }>(result);
-    const version = identityVersionOf(rows[0] ? rows[0].version : await readIdentityVersion(db));
+    const found = rowsOf<{ version: number | string; user: UserDtoJson | string }>(result);
+    const rows = found.map((r) => userDtoRowOf(r.user));
+    const version = identityVersionOf(found[0] ? found[0].version : await readIdentityVersion(db));
     // Role names changed between resolving and reading: resolve again at the new version (once).
     if (resolvedAt !== null && resolvedAt !== version && attempt === 0) continue;
 
