@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import argon2 from 'argon2';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp, defaultConfig } from '../apps/api/src/app.js';
 import { openDatabase, type Database } from '../apps/api/src/db/client.js';
 import { roles, sessions, users } from '../apps/api/src/db/schema/index.js';
 import { seed } from '../apps/api/src/db/seed.js';
+import { userSearchText } from '../apps/api/src/modules/users/users.repo.js';
 import { loadEnv } from '../apps/api/src/env.js';
 import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
 import { sha256Hex } from '../apps/api/src/lib/tokens.js';
@@ -52,9 +53,13 @@ async function openBenchDatabase(kind: 'pglite' | 'postgres', postgresUrl: strin
   };
 }
 
-/** The comparison baseline: one session lookup and one tenant-filtered query, nothing else. */
+/**
+ * The comparison baseline: one session lookup and one tenant-filtered query, nothing else. With
+ * `?search=` the query filters on the term as the product does (the expression of the users' trigram
+ * index, userSearchText), so a search is compared with a search, not with a plain page.
+ */
 function addNaiveEndpoint(app: FastifyInstance, database: Database, adminRoleId: string) {
-  app.get('/bench/naive', async (request, reply) => {
+  app.get<{ Querystring: { search?: string } }>('/bench/naive', async (request, reply) => {
     const token = request.cookies.access_token ?? '';
     const [session] = await database.db
       .select({ userId: sessions.userId })
@@ -72,7 +77,14 @@ function addNaiveEndpoint(app: FastifyInstance, database: Database, adminRoleId:
         createdAt: users.createdAt,
       })
       .from(users)
-      .where(eq(users.roleId, adminRoleId))
+      .where(
+        and(
+          eq(users.roleId, adminRoleId),
+          request.query.search
+            ? sql`${userSearchText()} like ${`%${request.query.search.toLowerCase()}%`}`
+            : undefined,
+        ),
+      )
       .orderBy(desc(users.createdAt))
       .limit(10);
     return { success: true, data: rows };
@@ -145,6 +157,7 @@ export async function benchApi(
       headers,
     };
     const naive: Target = { url: `${base}/bench/naive`, headers };
+    const naiveSearch: Target = { url: `${base}/bench/naive?search=bench7`, headers };
     const quick = { seconds: 3, rounds: 3, warmup: 2 };
 
     log(`[${kind}] list at 1,000 users`);
@@ -155,23 +168,32 @@ export async function benchApi(
     await growActivity(database.db, 100_000);
 
     log(`[${kind}] list and search against the naive endpoint`);
-    const at10k = await compare({ list, search, naive }, { seconds: 5, rounds: 3, warmup: 3 });
-    for (const name of ['list', 'search'] as const) {
-      const ratio = at10k[name]!.rps / at10k.naive!.rps;
+    const at10k = await compare({ list, naive, search, naiveSearch }, { seconds: 5, rounds: 3, warmup: 3 });
+    for (const [name, baseline] of [
+      ['list', 'naive'],
+      ['search', 'naiveSearch'],
+    ] as const) {
+      const label = name === 'list' ? 'Admin Users list' : 'Admin Users search';
+      // The search against the plain naive page too: what searching itself costs, not a goal.
+      const plain =
+        name === 'search'
+          ? `; ÷ the plain naive page ${(at10k.search!.rps / at10k.naive!.rps).toFixed(2)}`
+          : '';
+      const ratio = at10k[name]!.rps / at10k[baseline]!.rps;
       figures.push({
-        name: `${kind}: ${name === 'list' ? 'Admin Users list' : 'Admin Users search'} throughput ÷ naive`,
+        name: `${kind}: ${label} throughput ÷ naive`,
         value: ratio,
         goal: '≥ 0.9',
         pass: ratio >= 0.9,
-        detail: `${at10k[name]!.rps.toFixed(0)} vs ${at10k.naive!.rps.toFixed(0)} req/s`,
+        detail: `${at10k[name]!.rps.toFixed(0)} vs ${at10k[baseline]!.rps.toFixed(0)} req/s${plain}`,
       });
-      const p99 = at10k[name]!.p99 / Math.max(at10k.naive!.p99, 1);
+      const p99 = at10k[name]!.p99 / Math.max(at10k[baseline]!.p99, 1);
       figures.push({
-        name: `${kind}: ${name === 'list' ? 'Admin Users list' : 'Admin Users search'} p99 ÷ naive p99`,
+        name: `${kind}: ${label} p99 ÷ naive p99`,
         value: p99,
         goal: '≤ 1.5',
         pass: p99 <= 1.5,
-        detail: `${at10k[name]!.p99} vs ${at10k.naive!.p99} ms`,
+        detail: `${at10k[name]!.p99} vs ${at10k[baseline]!.p99} ms`,
       });
     }
 
