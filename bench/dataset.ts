@@ -4,6 +4,8 @@ import type { Db } from '../apps/api/src/db/client.js';
 /**
  * Grows the benchmark data set with set-based inserts: organizations, admin users spread over them,
  * activity entries. Every bench user has the same password hash (hashing is measured separately).
+ * Each growth ends with VACUUM ANALYZE, so PostgreSQL's autovacuum does not start on the new rows in
+ * the middle of a measurement and take a core from whichever side of a ratio is running.
  */
 export async function createOrganizations(db: Db, count: number) {
   await db.execute(
@@ -26,7 +28,7 @@ export async function growUsers(
     from generate_series(${options.from}::int, ${options.to}::int) g
     cross join c
     join o on o.n = g % c.total`);
-  await db.execute(sql`analyze users`);
+  await db.execute(sql`vacuum analyze users`);
 }
 
 export async function growActivity(db: Db, count: number) {
@@ -37,5 +39,5 @@ export async function growActivity(db: Db, count: number) {
     insert into activity_entries (organization_id, action, entity_type, message, created_at)
     select o.id, 'updated', 'user', 'Bench activity ' || g, now() - (g || ' seconds')::interval
     from generate_series(1, ${count}::int) g cross join c join o on o.n = g % c.total`);
-  await db.execute(sql`analyze activity_entries`);
+  await db.execute(sql`vacuum analyze activity_entries`);
 }

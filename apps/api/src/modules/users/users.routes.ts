@@ -20,6 +20,7 @@ import { publicBaseUrl } from '../auth/auth.routes.js';
 import { findUserDto } from './user-dto.repo.js';
 import { attachmentDisposition, spreadsheetContentType, spreadsheetFileName } from '../../lib/spreadsheet.js';
 import { usersSpreadsheet } from './users-export.js';
+import { usersPageJson } from './users-page-json.js';
 import {
   createUser,
   listUsers,
@@ -54,6 +55,8 @@ export async function usersRoutes(fastify: FastifyInstance) {
         querystring: userListQuerySchema,
         response: { 200: pageSchema(userSchema) },
       },
+      // The same schema, each role written once (users-page-json.ts).
+      serializerCompiler: () => (page) => usersPageJson(page as Parameters<typeof usersPageJson>[0]),
     },
     async (request) => {
       const result = await listUsers(app.db, requireAuth(request), request.query);
