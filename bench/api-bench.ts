@@ -246,7 +246,7 @@ export async function benchApi(
     const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
     const hooks = await compare(
       { hooked: { url: `${base}/api/config` }, bare: { url: `${bareBase}/hello` } },
-      { seconds: 5, rounds: 3, warmup: 2 },
+      { seconds: 4, rounds: 5, warmup: 2 },
     );
     const hookRatio = hooks.hooked!.rps / hooks.bare!.rps;
     figures.push({

@@ -34,8 +34,9 @@ export function median(values: number[]): number {
 }
 
 /**
- * Runs the targets in turn, `rounds` times (interleaved so drift in the machine's load hits each
- * alike), after a warm-up; returns the median of each figure per target.
+ * Runs the targets in turn, `rounds` times, after a warm-up; returns the median of each figure per
+ * target. Interleaved so drift in the machine's load hits each alike, and each round starts one target
+ * further on, so no target always runs first (after the warm-up) or right after the same neighbour.
  */
 export async function compare(
   targets: Record<string, Target>,
@@ -43,9 +44,12 @@ export async function compare(
 ) {
   for (const target of Object.values(targets)) await load(target, options.warmup);
   const runs: Record<string, LoadResult[]> = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
+  const entries = Object.entries(targets);
   for (let round = 0; round < options.rounds; round++) {
-    for (const [name, target] of Object.entries(targets))
+    for (let i = 0; i < entries.length; i++) {
+      const [name, target] = entries[(round + i) % entries.length]!;
       runs[name]!.push(await load(target, options.seconds));
+    }
   }
   return Object.fromEntries(
     Object.entries(runs).map(([name, results]) => [
