@@ -10,7 +10,8 @@ import {
   unreadCountSchema,
 } from '@portal/shared';
 import { access, requireAuth } from '../../plugins/access.js';
-import { defaultSweeperOptions, noticeSweeper } from './notice-sweeper.js';
+import { hourly } from '../../lib/periodic-job.js';
+import { noticeSweeper } from './notice-sweeper.js';
 import {
   listOwnNotifications,
   markAllOwnRead,
@@ -22,7 +23,7 @@ const tags = ['notifications'];
 
 export async function notificationsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  await app.register(noticeSweeper, { enabled: app.env.NODE_ENV !== 'test', ...defaultSweeperOptions });
+  await app.register(noticeSweeper, { enabled: app.env.NODE_ENV !== 'test', ...hourly });
 
   app.get(
     '/api/auth/notifications',

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { successSchema } from '@portal/shared';
 import { access } from '../../plugins/access.js';
+import { hourly } from '../../lib/periodic-job.js';
+import { housekeeping } from './housekeeping.js';
 
 const configSchema = z.object({
   productUrl: z.string(),
@@ -14,6 +16,7 @@ const configSchema = z.object({
 /** Public settings the web app needs before sign-in (links from configuration). */
 export async function platformRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  await app.register(housekeeping, { enabled: app.env.NODE_ENV !== 'test', ...hourly });
   app.get(
     '/api/config',
     {

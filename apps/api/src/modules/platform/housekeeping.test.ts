@@ -1,0 +1,80 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
+import { idempotencyKeys, rateLimitBuckets, sessions } from '../../db/schema/index.js';
+import { createTestApp, signIn, type TestContext } from '../../../test/harness.js';
+import { sha256Hex } from '../../lib/tokens.js';
+import { countHit } from './rate-limit.repo.js';
+import { pruneExpired } from './housekeeping.js';
+
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const HOUR = 3_600_000;
+const USER = '00000000-0000-4000-8000-000000000001';
+
+describe('pruneExpired', () => {
+  it('deletes rate-limit windows and idempotency keys older than a day, and keeps the rest', async () => {
+    const db = ctx.database.db;
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(now - 25 * HOUR);
+    await countHit(db, 'prune:old', 15 * 60_000);
+    vi.setSystemTime(now - 23 * HOUR);
+    await countHit(db, 'prune:recent', 15 * 60_000);
+    vi.useRealTimers();
+    const key = (name: string, ageHours: number) => ({
+      userId: USER,
+      key: name,
+      route: 'POST /api/auth/onboarding',
+      requestHash: 'h',
+      status: 'completed' as const,
+      responseStatus: 201,
+      responseBody: {},
+      createdAt: new Date(now - ageHours * HOUR),
+    });
+    await db.insert(idempotencyKeys).values([key('old', 25), key('stale-claim', 30), key('recent', 23)]);
+
+    const pruned = await pruneExpired(db, new Date(now));
+    expect(pruned).toMatchObject({ rateLimitWindows: 1, idempotencyKeys: 2 });
+
+    const windows = await db
+      .select({ key: rateLimitBuckets.key })
+      .from(rateLimitBuckets)
+      .where(inArray(rateLimitBuckets.key, ['prune:old', 'prune:recent']));
+    expect(windows.map((w) => w.key)).toEqual(['prune:recent']);
+    const keys = await db
+      .select({ key: idempotencyKeys.key })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.userId, USER));
+    expect(keys.map((k) => k.key)).toEqual(['recent']);
+  });
+
+  it('deletes sessions whose refresh token has expired; a live session keeps working', async () => {
+    const live = await signIn(ctx.app);
+    const ended = await signIn(ctx.app);
+    const endedHash = sha256Hex(ended.cookies.get('access_token')!);
+    await ctx.database.db
+      .update(sessions)
+      .set({
+        accessExpiresAt: new Date(Date.now() - 2 * HOUR),
+        refreshExpiresAt: new Date(Date.now() - HOUR),
+      })
+      .where(eq(sessions.accessTokenHash, endedHash));
+
+    expect((await pruneExpired(ctx.database.db, new Date())).sessions).toBe(1);
+    const left = await ctx.database.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.accessTokenHash, endedHash));
+    expect(left).toEqual([]);
+    expect((await live.get('/api/auth/profile')).statusCode).toBe(200);
+    expect((await ended.post('/api/auth/auth-session/refresh-token', {})).statusCode).toBe(401);
+  });
+});
