@@ -76,37 +76,22 @@ export type UserDtoJson = [
 
 /** Reads `userDtoJson` (both drivers parse json columns; a text value is parsed here). */
 export function userDtoRowOf(value: UserDtoJson | string): UserDtoRow {
-  const [
-    id,
-    username,
-    email,
-    fullName,
-    mobileNo,
-    client,
-    isActive,
-    isAdmin,
-    roleId,
-    organizationId,
-    profileImageFileId,
-    createdAt,
-    updatedAt,
-    pending,
-  ] = typeof value === 'string' ? (JSON.parse(value) as UserDtoJson) : value;
+  const v = typeof value === 'string' ? (JSON.parse(value) as UserDtoJson) : value;
   return {
-    id,
-    username,
-    email,
-    fullName,
-    mobileNo,
-    client,
-    isActive,
-    isAdmin,
-    roleId,
-    organizationId,
-    profileImageFileId,
-    createdAt,
-    updatedAt,
-    pending,
+    id: v[0],
+    username: v[1],
+    email: v[2],
+    fullName: v[3],
+    mobileNo: v[4],
+    client: v[5],
+    isActive: v[6],
+    isAdmin: v[7],
+    roleId: v[8],
+    organizationId: v[9],
+    profileImageFileId: v[10],
+    createdAt: v[11],
+    updatedAt: v[12],
+    pending: v[13],
   };
 }
 
