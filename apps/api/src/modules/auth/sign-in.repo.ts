@@ -25,7 +25,7 @@ export async function findSignInCandidate(db: Db, identifier: string): Promise<S
     limit 1`);
   const [row] = rowsOf<{
     version: number | string;
-    user: UserDtoJson | string;
+    user: UserDtoJson;
     passwordHash: string | null;
     failedLoginCount: number;
     lockedUntil: string | Date | null;

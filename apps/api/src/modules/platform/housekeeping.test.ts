@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { idempotencyKeys, rateLimitBuckets, sessions } from '../../db/schema/index.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/harness.js';
 import { sha256Hex } from '../../lib/tokens.js';
+import { ACCESS_COOKIE } from '../auth/cookies.js';
 import { countHit } from './rate-limit.repo.js';
 import { pruneExpired } from './housekeeping.js';
 
@@ -29,17 +30,19 @@ describe('pruneExpired', () => {
     vi.setSystemTime(now - 23 * HOUR);
     await countHit(db, 'prune:recent', 15 * 60_000);
     vi.useRealTimers();
-    const key = (name: string, ageHours: number) => ({
+    const key = (name: string, ageHours: number, status: 'completed' | 'in_progress' = 'completed') => ({
       userId: USER,
       key: name,
       route: 'POST /api/auth/onboarding',
       requestHash: 'h',
-      status: 'completed' as const,
+      status,
       responseStatus: 201,
       responseBody: {},
       createdAt: new Date(now - ageHours * HOUR),
     });
-    await db.insert(idempotencyKeys).values([key('old', 25), key('stale-claim', 30), key('recent', 23)]);
+    await db
+      .insert(idempotencyKeys)
+      .values([key('old', 25), key('stale-claim', 30, 'in_progress'), key('recent', 23)]);
 
     const pruned = await pruneExpired(db, new Date(now));
     expect(pruned).toMatchObject({ rateLimitWindows: 1, idempotencyKeys: 2 });
@@ -59,7 +62,7 @@ describe('pruneExpired', () => {
   it('deletes sessions whose refresh token has expired; a live session keeps working', async () => {
     const live = await signIn(ctx.app);
     const ended = await signIn(ctx.app);
-    const endedHash = sha256Hex(ended.cookies.get('access_token')!);
+    const endedHash = sha256Hex(ended.cookies.get(ACCESS_COOKIE)!);
     await ctx.database.db
       .update(sessions)
       .set({

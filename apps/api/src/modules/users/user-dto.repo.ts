@@ -74,9 +74,8 @@ export type UserDtoJson = [
   pending: boolean,
 ];
 
-/** Reads `userDtoJson` (both drivers parse json columns; a text value is parsed here). */
-export function userDtoRowOf(value: UserDtoJson | string): UserDtoRow {
-  const v = typeof value === 'string' ? (JSON.parse(value) as UserDtoJson) : value;
+/** Reads `userDtoJson` (both drivers parse json columns). */
+export function userDtoRowOf(v: UserDtoJson): UserDtoRow {
   return {
     id: v[0],
     username: v[1],

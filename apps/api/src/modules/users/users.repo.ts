@@ -255,7 +255,7 @@ export async function listUserPage(
       where ${userWhere(filter, roleIds) ?? sql`true`}
       order by ${sql.join(orderBy(o), sql`, `)}
       limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`);
-    const found = rowsOf<{ version: number | string; user: UserDtoJson | string }>(result);
+    const found = rowsOf<{ version: number | string; user: UserDtoJson }>(result);
     const rows = found.map((r) => userDtoRowOf(r.user));
     const version = identityVersionOf(found[0] ? found[0].version : await readIdentityVersion(db));
     // Role names changed between resolving and reading: resolve again at the new version (once).
