@@ -81,7 +81,7 @@ function addNaiveEndpoint(app: FastifyInstance, database: Database, adminRoleId:
         and(
           eq(users.roleId, adminRoleId),
           request.query.search
-            ? sql`${userSearchText()} like ${`%${request.query.search.toLowerCase()}%`}`
+            ? sql`${userSearchText} like ${`%${request.query.search.toLowerCase()}%`}`
             : undefined,
         ),
       )

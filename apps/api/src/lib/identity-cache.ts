@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { PermissionEntry } from '@portal/shared';
 import type { Db } from '../db/client.js';
 import { dataVersions } from '../db/schema/index.js';
+import { executePrepared, renderedOnce } from './statements.js';
 
 /**
  * Per-process memory of identity data (users' organization/role/state, roles with their permissions,
@@ -74,12 +75,15 @@ export function identitySnapshot(db: object, version: number): IdentitySnapshot 
 }
 
 /** The current identity version, as a scalar subquery to read in the same statement as other data. */
-export const identityVersionSql = sql<number>`(select ${dataVersions.version} from ${dataVersions} where ${dataVersions.name} = 'identity')`;
+export const identityVersionSql = renderedOnce(
+  sql<number>`(select ${dataVersions.version} from ${dataVersions} where ${dataVersions.name} = 'identity')`,
+);
 
 /** The current identity version on its own (when no row of a statement could carry it). */
 export async function readIdentityVersion(db: Db): Promise<unknown> {
-  const [row] = rowsOf<{ version: unknown }>(
-    await db.execute(sql`select ${identityVersionSql} as "version"`),
+  const [row] = await executePrepared<{ version: unknown }>(
+    db,
+    sql`select ${identityVersionSql} as "version"`,
   );
   return row?.version;
 }
@@ -92,9 +96,4 @@ export function identityVersionOf(value: unknown): number {
 /** The snapshot kept for this database handle, whatever its version (null before the first read). */
 export function latestIdentitySnapshot(db: object): IdentitySnapshot | null {
   return current.get(db) ?? null;
-}
-
-/** Rows of `db.execute` on either driver (both answer `{ rows }`). */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
 }

@@ -1,7 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions, users } from '../../db/schema/index.js';
-import { identitySnapshot, identityVersionOf, identityVersionSql, rowsOf } from '../../lib/identity-cache.js';
+import { identitySnapshot, identityVersionOf, identityVersionSql } from '../../lib/identity-cache.js';
+import { executePrepared } from '../../lib/statements.js';
 import { rolesAt } from '../roles/permissions.repo.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -16,14 +17,16 @@ export async function insertSession(db: Db, values: typeof sessions.$inferInsert
  * role, state) comes from `sessionIdentity`, cached per version.
  */
 export async function findActiveSessionByAccessHash(db: Db, accessTokenHash: string) {
-  const result = await db.execute(sql`
-    select session_id, family_id, user_id, identity_version from session_by_access_hash(${accessTokenHash})`);
-  const [row] = rowsOf<{
+  const [row] = await executePrepared<{
     session_id: string;
     family_id: string;
     user_id: string;
     identity_version: number | string;
-  }>(result);
+  }>(
+    db,
+    sql`
+    select session_id, family_id, user_id, identity_version from session_by_access_hash(${accessTokenHash})`,
+  );
   return row
     ? {
         sessionId: row.session_id,

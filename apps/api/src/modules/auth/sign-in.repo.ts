@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
-import { identityVersionOf, identityVersionSql, rowsOf } from '../../lib/identity-cache.js';
+import { identityVersionOf, identityVersionSql } from '../../lib/identity-cache.js';
+import { executePrepared } from '../../lib/statements.js';
 import { userDtoJson, userDtoRowOf, type UserDtoJson, type UserDtoRow } from '../users/user-dto.repo.js';
 
 export interface SignInCandidate extends UserDtoRow {
@@ -17,19 +18,21 @@ export interface SignInCandidate extends UserDtoRow {
  * what its answer shows, in one statement: a successful sign-in reads the user once.
  */
 export async function findSignInCandidate(db: Db, identifier: string): Promise<SignInCandidate | null> {
-  const result = await db.execute(sql`
-    select ${identityVersionSql} as "version", ${userDtoJson} as "user", ${users.passwordHash} as "passwordHash",
-      ${users.failedLoginCount} as "failedLoginCount", ${users.lockedUntil} as "lockedUntil"
-    from ${users}
-    where lower(${users.email}) = ${identifier} or lower(${users.username}) = ${identifier}
-    limit 1`);
-  const [row] = rowsOf<{
+  const [row] = await executePrepared<{
     version: number | string;
     user: UserDtoJson;
     passwordHash: string | null;
     failedLoginCount: number;
     lockedUntil: string | Date | null;
-  }>(result);
+  }>(
+    db,
+    sql`
+    select ${identityVersionSql} as "version", ${userDtoJson} as "user", ${users.passwordHash} as "passwordHash",
+      ${users.failedLoginCount} as "failedLoginCount", ${users.lockedUntil} as "lockedUntil"
+    from ${users}
+    where lower(${users.email}) = ${identifier} or lower(${users.username}) = ${identifier}
+    limit 1`,
+  );
   if (!row) return null;
   return {
     ...userDtoRowOf(row.user),

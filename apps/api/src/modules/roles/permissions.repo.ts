@@ -6,9 +6,9 @@ import {
   identitySnapshot,
   identityVersionOf,
   identityVersionSql,
-  rowsOf,
   type CachedRole,
 } from '../../lib/identity-cache.js';
+import { executePrepared } from '../../lib/statements.js';
 
 /** Permission entries of each role, in feature order, keyed by role id. */
 export async function loadRolePermissions(
@@ -49,7 +49,9 @@ interface LoadedRole {
 
 /** Roles with their permission entries (feature order) in one statement, and the identity version read with them. */
 export async function loadRoles(db: Db, roleIds: readonly string[]) {
-  const result = await db.execute(sql`
+  const [row] = await executePrepared<{ version: number | string; roles: LoadedRole[] }>(
+    db,
+    sql`
     select ${identityVersionSql} as version, coalesce(json_agg(json_build_object(
       'id', r.id, 'name', r.name, 'isSystem', r.is_system,
       'permissions', coalesce((
@@ -57,8 +59,8 @@ export async function loadRoles(db: Db, roleIds: readonly string[]) {
         from ${rolePermissions} rp join ${features} f on f.id = rp.feature_id where rp.role_id = r.id
       ), '[]'::json)
     )), '[]'::json) as roles
-    from ${roles} r where r.id = any(${sql.param([...roleIds])}::uuid[])`);
-  const [row] = rowsOf<{ version: number | string; roles: LoadedRole[] }>(result);
+    from ${roles} r where r.id = any(${sql.param([...roleIds])}::uuid[])`,
+  );
   const byId = new Map<string, CachedRole>();
   for (const role of row!.roles) {
     byId.set(role.id, {

@@ -7,10 +7,10 @@ import {
   identitySnapshot,
   identityVersionOf,
   identityVersionSql,
-  rowsOf,
   type CachedOrganization,
   type CachedRole,
 } from '../../lib/identity-cache.js';
+import { executePrepared, renderedOnce } from '../../lib/statements.js';
 import { loadRoles, rolesAt } from '../roles/permissions.repo.js';
 
 export const userWithRoleColumns = {
@@ -52,10 +52,11 @@ export interface UserDtoRow {
  * field of a result in JavaScript, and a page of ten users as one array per row costs a quarter less
  * than as columns (docs/decisions/007). An array, not an object, so no key is repeated per row.
  */
-export const userDtoJson: SQL = sql`json_build_array(${users.id}, ${users.username}, ${users.email},
+export const userDtoJson: SQL =
+  renderedOnce(sql`json_build_array(${users.id}, ${users.username}, ${users.email},
   ${users.fullName}, ${users.mobileNo}, ${users.client}, ${users.isActive}, ${users.isAdmin},
   ${users.roleId}, ${users.organizationId}, ${users.profileImageFileId}, ${users.createdAt},
-  ${users.updatedAt}, ${users.passwordHash} is null)`;
+  ${users.updatedAt}, ${users.passwordHash} is null)`);
 
 export type UserDtoJson = [
   id: string,
@@ -147,16 +148,18 @@ function userDto(
 
 /** Platform flag and latest ACTIVE subscription end of organizations, with the identity version. */
 async function loadOrganizations(db: Db, organizationIds: readonly string[]) {
-  const result = await db.execute(sql`
+  const [row] = await executePrepared<{
+    version: number | string;
+    organizations: { id: string; isPlatform: boolean; activeUntil: string | null }[];
+  }>(
+    db,
+    sql`
     select ${identityVersionSql} as version, coalesce(json_agg(json_build_object(
       'id', o.id, 'isPlatform', o.is_platform,
       'activeUntil', (select max(s.valid_until) from ${subscriptions} s where s.organization_id = o.id and s.status = 'ACTIVE')
     )), '[]'::json) as organizations
-    from ${organizations} o where o.id = any(${sql.param([...organizationIds])}::uuid[])`);
-  const [row] = rowsOf<{
-    version: number | string;
-    organizations: { id: string; isPlatform: boolean; activeUntil: string | null }[];
-  }>(result);
+    from ${organizations} o where o.id = any(${sql.param([...organizationIds])}::uuid[])`,
+  );
   const byId = new Map<string, CachedOrganization>();
   for (const o of row!.organizations) {
     byId.set(o.id, {
@@ -299,9 +302,11 @@ export function selectUsersWithRole(db: Db) {
 
 /** One user's answer: one statement (the row and the identity version), roles and organization cached. */
 export async function findUserDto(db: Db, userId: string): Promise<User | null> {
-  const result = await db.execute(sql`
-    select ${identityVersionSql} as "version", ${userDtoJson} as "user" from ${users} where ${users.id} = ${userId}`);
-  const [row] = rowsOf<{ version: number | string; user: UserDtoJson }>(result);
+  const [row] = await executePrepared<{ version: number | string; user: UserDtoJson }>(
+    db,
+    sql`
+    select ${identityVersionSql} as "version", ${userDtoJson} as "user" from ${users} where ${users.id} = ${userId}`,
+  );
   if (!row) return null;
   const [dto] = await userDtosAt(db, [userDtoRowOf(row.user)], identityVersionOf(row.version));
   return dto ?? null;

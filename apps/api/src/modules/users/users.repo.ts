@@ -8,8 +8,8 @@ import {
   identityVersionSql,
   latestIdentitySnapshot,
   readIdentityVersion,
-  rowsOf,
 } from '../../lib/identity-cache.js';
+import { executePrepared, renderedOnce } from '../../lib/statements.js';
 import {
   selectUsersWithRole,
   userDtoJson,
@@ -122,7 +122,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 /** `%term%` with LIKE's own wildcards taken literally; control characters (the separator) dropped. */
 function containsPattern(term: string): string {
-  // chr(31) separates the fields in userSearchText(); control characters cannot match across them.
+  // chr(31) separates the fields in userSearchText; control characters cannot match across them.
   const clean = [...term]
     .filter((c) => c.charCodeAt(0) >= 32)
     .join('')
@@ -134,9 +134,9 @@ function containsPattern(term: string): string {
  * The searched text of a user. Migration 0001 indexes exactly this expression with pg_trgm, so a
  * substring search over 100,000 users is an index scan; change both together.
  */
-export function userSearchText(): SQL {
-  return sql`lower(${users.username} || chr(31) || ${users.email} || chr(31) || coalesce(${users.fullName}, '') || chr(31) || coalesce(${users.client}, ''))`;
-}
+export const userSearchText: SQL = renderedOnce(
+  sql`lower(${users.username} || chr(31) || ${users.email} || chr(31) || coalesce(${users.fullName}, '') || chr(31) || coalesce(${users.client}, ''))`,
+);
 
 /** Role ids answering to a role filter: an id as is, a name case-insensitively. */
 export async function resolveRoleFilter(db: Db, role: string): Promise<string[]> {
@@ -161,7 +161,7 @@ function userWhere(filter: UserFilter, roleIds: string[] | null): SQL | undefine
           ? sql`false`
           : inArray(users.roleId, roleIds),
     filter.status ? eq(users.isActive, filter.status === 'active') : undefined,
-    search ? sql`${userSearchText()} like ${containsPattern(search)}` : undefined,
+    search ? sql`${userSearchText} like ${containsPattern(search)}` : undefined,
   );
 }
 
@@ -192,12 +192,26 @@ function orderBy(o: UserOrder): SQL[] {
   return sortKeys(o.sort).map((k) => (o.order === 'asc' ? sql`${k} asc` : sql`${k} desc`));
 }
 
+/** `orderBy` as one fragment rendered once per sort and direction (lib/rendered-sql.ts). */
+const renderedOrders = new Map<string, SQL>();
+function renderedOrderBy(o: UserOrder): SQL {
+  const key = `${o.sort} ${o.order}`;
+  let order = renderedOrders.get(key);
+  if (!order) {
+    order = renderedOnce(sql.join(orderBy(o), sql`, `));
+    renderedOrders.set(key, order);
+  }
+  return order;
+}
+
 /** Role ids answering to a role name, with the identity version they were read at. */
 async function resolveRoleNameAt(db: Db, name: string) {
-  const result = await db.execute(sql`
+  const [row] = await executePrepared<{ version: number | string; ids: string[] }>(
+    db,
+    sql`
     select ${identityVersionSql} as version, coalesce(json_agg(${roles.id}), '[]'::json) as ids
-    from ${roles} where lower(${roles.name}) = ${name}`);
-  const [row] = rowsOf<{ version: number | string; ids: string[] }>(result);
+    from ${roles} where lower(${roles.name}) = ${name}`,
+  );
   const version = identityVersionOf(row!.version);
   identitySnapshot(db, version).roleNames.set(name, row!.ids);
   return { version, ids: row!.ids };
@@ -250,12 +264,14 @@ export async function listUserPage(
       }
     }
     // The version rides on every row (evaluated once); a page with no row reads it on its own.
-    const result = await db.execute(sql`
+    const found = await executePrepared<{ version: number | string; user: UserDtoJson }>(
+      db,
+      sql`
       select ${identityVersionSql} as "version", ${userDtoJson} as "user" from ${users}
       where ${userWhere(filter, roleIds) ?? sql`true`}
-      order by ${sql.join(orderBy(o), sql`, `)}
-      limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`);
-    const found = rowsOf<{ version: number | string; user: UserDtoJson }>(result);
+      order by ${renderedOrderBy(o)}
+      limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
+    );
     const rows = found.map((r) => userDtoRowOf(r.user));
     const version = identityVersionOf(found[0] ? found[0].version : await readIdentityVersion(db));
     // Role names changed between resolving and reading: resolve again at the new version (once).
@@ -269,10 +285,12 @@ export async function listUserPage(
     const key = countKey(filter);
     let total = snapshot.userCounts.get(key);
     if (total === undefined) {
-      const counted = await db.execute(sql`
+      const [c] = await executePrepared<{ version: number | string; total: number }>(
+        db,
+        sql`
         select ${identityVersionSql} as version, count(*)::int as total from ${users}
-        where ${userWhere(filter, roleIds) ?? sql`true`}`);
-      const [c] = rowsOf<{ version: number | string; total: number }>(counted);
+        where ${userWhere(filter, roleIds) ?? sql`true`}`,
+      );
       total = c!.total;
       // Cached under the version the count itself read, which is the version it is true for.
       identitySnapshot(db, identityVersionOf(c!.version)).userCounts.set(key, total);
