@@ -1,10 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
-import multipart from '@fastify/multipart';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { MAX_UPLOAD_BYTES } from '@portal/shared';
 import type { Database, Db } from './db/client.js';
 import type { Env } from './env.js';
 import { createPasswordHasher, type HashCost, type PasswordHasher } from './lib/passwords.js';
@@ -93,7 +91,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(errorsPlugin);
   await app.register(cookie);
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } });
   await app.register(openapiPlugin);
   const allowedOrigins = options.env.PUBLIC_URL ? [new URL(options.env.PUBLIC_URL).origin] : [];
   await app.register(accessPlugin, { allowedOrigins });

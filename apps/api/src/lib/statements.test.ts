@@ -71,9 +71,10 @@ describe(`executePrepared on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
   it.runIf(onPostgres)('prepares each text once per connection, under the name of its text', async () => {
     const text = dialect.sqlToQuery(sum(0, 0)).sql;
     for (let i = 0; i < 3; i++) await executePrepared(database.db, sum(i, i));
-    const prepared = await database.db.execute(
+    const prepared = await executePrepared(
+      database.db,
       sql`select name, statement from pg_prepared_statements where name = ${statementName(text)}`,
     );
-    expect(prepared.rows).toEqual([{ name: statementName(text), statement: text }]);
+    expect(prepared).toEqual([{ name: statementName(text), statement: text }]);
   });
 });

@@ -1,7 +1,17 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
 import { fileTypeFromBuffer } from 'file-type';
-import { messages } from '@portal/shared';
+import { MAX_UPLOAD_BYTES, messages } from '@portal/shared';
 import { AppError, badRequest } from '../../lib/errors.js';
+
+/**
+ * Lets the routes of the calling module read multipart forms. Registered per module, not globally:
+ * the plugin hooks the start and the end of every request of the context it is registered in (to
+ * clean up saved files), and only the profile image and support ticket routes take uploads.
+ */
+export async function acceptUploads(app: FastifyInstance) {
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } });
+}
 
 /** One uploaded file, read whole (the multipart plugin caps it at MAX_UPLOAD_BYTES). */
 export interface Upload {

@@ -4,13 +4,14 @@ import { z } from 'zod';
 import { messages, profileUpdateBodySchema, successSchema, userSchema } from '@portal/shared';
 import { badRequest } from '../../lib/errors.js';
 import { access, requireAuth } from '../../plugins/access.js';
-import { readMultipartForm } from '../files/uploads.js';
+import { acceptUploads, readMultipartForm } from '../files/uploads.js';
 import { getProfile, replaceProfileImage, updateProfile } from './profile.service.js';
 
 const tags = ['profile'];
 
 export async function profileRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  await acceptUploads(app);
 
   app.get(
     '/api/auth/profile',

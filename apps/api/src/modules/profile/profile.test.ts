@@ -2,7 +2,13 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES, messages } from '@portal/shared';
 import { activityEntries, companyDetails, storedFiles, users } from '../../db/schema/index.js';
-import { createTestApp, signIn, type Session, type TestContext } from '../../../test/harness.js';
+import {
+  createTestApp,
+  signIn,
+  tableFingerprint,
+  type Session,
+  type TestContext,
+} from '../../../test/harness.js';
 import {
   JPEG_BYTES,
   multipartBody,
@@ -185,6 +191,18 @@ describe('profile image', () => {
       expect(res.json().message).toBe(messages.profile.subscriptionExpiredImage);
       expect((await userRow(tenant.userId)).profileImageFileId).toBeNull();
     }
+  });
+  // Only the modules with uploads read multipart (files/uploads.ts acceptUploads); others refuse it.
+  it('refuses a multipart form on a route of a module without uploads: 415 in the error shape, nothing changed', async () => {
+    const fingerprint = await tableFingerprint(ctx);
+    const before = await fingerprint();
+    const fields = Object.entries(companyDetailsBody(acme.organizationId)).map(([k, v]) => [k, String(v)]);
+    const { payload, headers } = multipartBody(Object.fromEntries(fields));
+    const res = await acme.session.post(COMPANIES, payload, { headers });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ success: false, errors: {} });
+    expect(res.json().message).toEqual(expect.any(String));
+    expect(await fingerprint()).toBe(before);
   });
 });
 

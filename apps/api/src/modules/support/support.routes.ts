@@ -21,7 +21,7 @@ import {
   streamSpreadsheet,
 } from '../../lib/spreadsheet.js';
 import { access, requireAuth } from '../../plugins/access.js';
-import { readMultipartForm, type Upload } from '../files/uploads.js';
+import { acceptUploads, readMultipartForm, type Upload } from '../files/uploads.js';
 import {
   changeTicketStatus,
   createTicket,
@@ -36,6 +36,7 @@ const tags = ['support'];
 
 export async function supportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  await acceptUploads(app);
 
   app.get(
     '/api/auth/support/tickets',
