@@ -39,8 +39,9 @@ export function statementName(text: string): string {
  * PostgreSQL each connection then parses and analyses the text once, not on every call: the users
  * page went from 0.22 to 0.12 ms of database time (docs/decisions/007). The planner still plans
  * per call until a generic plan proves no costlier than the plans for the actual values, which is
- * PostgreSQL's own rule for prepared statements. PGlite has no named statements; there the statement
- * runs as `db.execute` would run it.
+ * PostgreSQL's own rule for prepared statements. A connection keeps each text it prepared, so a
+ * statement's text must not vary with a value: values are parameters, lists one array parameter.
+ * PGlite has no named statements; there the statement runs as `db.execute` would run it.
  */
 export async function executePrepared<Row>(db: Db, statement: SQL): Promise<Row[]> {
   const query = dialect.sqlToQuery(statement);

@@ -177,6 +177,15 @@ describe('GET /api/auth/users', () => {
     const viewer = await signIn(ctx.app, 'v@alpha.test', STRONG_PASSWORD);
     expect((await viewer.get('/api/auth/users')).statusCode).toBe(403);
   });
+
+  it('lists the holders of every role a name names when two organizations use it', async () => {
+    const viewerB = await createRole(ctx, orgB, 'viewer', { dashboard: ['READ'] });
+    await createUserDirect(ctx, { email: 'vb@beta.test', roleId: viewerB, organizationId: orgB });
+    const both = await list(root, 'role=Viewer&pageSize=50');
+    expect(new Set(both.data.map((u) => u.roleId))).toEqual(new Set([viewerRole, viewerB]));
+    expect(both.meta.total).toBe(both.data.length);
+    expect((await list(root, `role=${viewerB}`)).data.map((u) => u.email)).toEqual(['vb@beta.test']);
+  });
 });
 
 describe('users repo: list and export iteration agree', () => {

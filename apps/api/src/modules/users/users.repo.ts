@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { UserSortField } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { organizations, roles, users } from '../../db/schema/index.js';
@@ -159,7 +159,8 @@ function userWhere(filter: UserFilter, roleIds: string[] | null): SQL | undefine
         ? eq(users.roleId, roleIds[0]!)
         : roleIds.length === 0
           ? sql`false`
-          : inArray(users.roleId, roleIds),
+          : // One array parameter, not one per id: the statement's text (its prepared name) stays the same.
+            sql`${users.roleId} = any(${sql.param(roleIds)}::uuid[])`,
     filter.status ? eq(users.isActive, filter.status === 'active') : undefined,
     search ? sql`${userSearchText} like ${containsPattern(search)}` : undefined,
   );
