@@ -16,12 +16,16 @@ export function usePagedSearch() {
   const [pageSize, setSize] = useState<number>(DEFAULT_PAGE_SIZE);
 
   useEffect(() => {
+    const settled = searchInput.trim();
+    // Nothing new to search (the first render, or a term typed and taken back): the page stays. Settling
+    // anyway sent a user who turned the page within SEARCH_DEBOUNCE_MS of opening the list back to 1.
+    if (settled === search) return;
     const timer = setTimeout(() => {
-      setSearch(searchInput.trim());
+      setSearch(settled);
       setPage(0);
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [searchInput]);
+  }, [searchInput, search]);
 
   const setPageSize = (size: number) => {
     setSize(size);
