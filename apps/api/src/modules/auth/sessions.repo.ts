@@ -25,7 +25,7 @@ export async function findActiveSessionByAccessHash(db: Db, accessTokenHash: str
   }>(
     db,
     sql`
-    select session_id, family_id, user_id, identity_version from session_by_access_hash(${accessTokenHash})`,
+      select session_id, family_id, user_id, identity_version from session_by_access_hash(${accessTokenHash})`,
   );
   return row
     ? {

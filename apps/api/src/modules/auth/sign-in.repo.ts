@@ -27,11 +27,11 @@ export async function findSignInCandidate(db: Db, identifier: string): Promise<S
   }>(
     db,
     sql`
-    select ${identityVersionSql} as "version", ${userDtoJson} as "user", ${users.passwordHash} as "passwordHash",
-      ${users.failedLoginCount} as "failedLoginCount", ${users.lockedUntil} as "lockedUntil"
-    from ${users}
-    where lower(${users.email}) = ${identifier} or lower(${users.username}) = ${identifier}
-    limit 1`,
+      select ${identityVersionSql} as "version", ${userDtoJson} as "user", ${users.passwordHash} as "passwordHash",
+        ${users.failedLoginCount} as "failedLoginCount", ${users.lockedUntil} as "lockedUntil"
+      from ${users}
+      where lower(${users.email}) = ${identifier} or lower(${users.username}) = ${identifier}
+      limit 1`,
   );
   if (!row) return null;
   return {

@@ -52,14 +52,14 @@ export async function loadRoles(db: Db, roleIds: readonly string[]) {
   const [row] = await executePrepared<{ version: number | string; roles: LoadedRole[] }>(
     db,
     sql`
-    select ${identityVersionSql} as version, coalesce(json_agg(json_build_object(
-      'id', r.id, 'name', r.name, 'isSystem', r.is_system,
-      'permissions', coalesce((
-        select json_agg(json_build_object('id', rp.id, 'featureId', f.id, 'featureName', f.name, 'scopes', rp.scopes) order by f.sort_order)
-        from ${rolePermissions} rp join ${features} f on f.id = rp.feature_id where rp.role_id = r.id
-      ), '[]'::json)
-    )), '[]'::json) as roles
-    from ${roles} r where r.id = any(${sql.param([...roleIds])}::uuid[])`,
+      select ${identityVersionSql} as version, coalesce(json_agg(json_build_object(
+        'id', r.id, 'name', r.name, 'isSystem', r.is_system,
+        'permissions', coalesce((
+          select json_agg(json_build_object('id', rp.id, 'featureId', f.id, 'featureName', f.name, 'scopes', rp.scopes) order by f.sort_order)
+          from ${rolePermissions} rp join ${features} f on f.id = rp.feature_id where rp.role_id = r.id
+        ), '[]'::json)
+      )), '[]'::json) as roles
+      from ${roles} r where r.id = any(${sql.param([...roleIds])}::uuid[])`,
   );
   const byId = new Map<string, CachedRole>();
   for (const role of row!.roles) {

@@ -154,11 +154,11 @@ async function loadOrganizations(db: Db, organizationIds: readonly string[]) {
   }>(
     db,
     sql`
-    select ${identityVersionSql} as version, coalesce(json_agg(json_build_object(
-      'id', o.id, 'isPlatform', o.is_platform,
-      'activeUntil', (select max(s.valid_until) from ${subscriptions} s where s.organization_id = o.id and s.status = 'ACTIVE')
-    )), '[]'::json) as organizations
-    from ${organizations} o where o.id = any(${sql.param([...organizationIds])}::uuid[])`,
+      select ${identityVersionSql} as version, coalesce(json_agg(json_build_object(
+        'id', o.id, 'isPlatform', o.is_platform,
+        'activeUntil', (select max(s.valid_until) from ${subscriptions} s where s.organization_id = o.id and s.status = 'ACTIVE')
+      )), '[]'::json) as organizations
+      from ${organizations} o where o.id = any(${sql.param([...organizationIds])}::uuid[])`,
   );
   const byId = new Map<string, CachedOrganization>();
   for (const o of row!.organizations) {
@@ -305,7 +305,7 @@ export async function findUserDto(db: Db, userId: string): Promise<User | null> 
   const [row] = await executePrepared<{ version: number | string; user: UserDtoJson }>(
     db,
     sql`
-    select ${identityVersionSql} as "version", ${userDtoJson} as "user" from ${users} where ${users.id} = ${userId}`,
+      select ${identityVersionSql} as "version", ${userDtoJson} as "user" from ${users} where ${users.id} = ${userId}`,
   );
   if (!row) return null;
   const [dto] = await userDtosAt(db, [userDtoRowOf(row.user)], identityVersionOf(row.version));

@@ -210,8 +210,8 @@ async function resolveRoleNameAt(db: Db, name: string) {
   const [row] = await executePrepared<{ version: number | string; ids: string[] }>(
     db,
     sql`
-    select ${identityVersionSql} as version, coalesce(json_agg(${roles.id}), '[]'::json) as ids
-    from ${roles} where lower(${roles.name}) = ${name}`,
+      select ${identityVersionSql} as version, coalesce(json_agg(${roles.id}), '[]'::json) as ids
+      from ${roles} where lower(${roles.name}) = ${name}`,
   );
   const version = identityVersionOf(row!.version);
   identitySnapshot(db, version).roleNames.set(name, row!.ids);
@@ -268,10 +268,10 @@ export async function listUserPage(
     const found = await executePrepared<{ version: number | string; user: UserDtoJson }>(
       db,
       sql`
-      select ${identityVersionSql} as "version", ${userDtoJson} as "user" from ${users}
-      where ${userWhere(filter, roleIds) ?? sql`true`}
-      order by ${renderedOrderBy(o)}
-      limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
+        select ${identityVersionSql} as "version", ${userDtoJson} as "user" from ${users}
+        where ${userWhere(filter, roleIds) ?? sql`true`}
+        order by ${renderedOrderBy(o)}
+        limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
     );
     const rows = found.map((r) => userDtoRowOf(r.user));
     const version = identityVersionOf(found[0] ? found[0].version : await readIdentityVersion(db));
@@ -289,8 +289,8 @@ export async function listUserPage(
       const [c] = await executePrepared<{ version: number | string; total: number }>(
         db,
         sql`
-        select ${identityVersionSql} as version, count(*)::int as total from ${users}
-        where ${userWhere(filter, roleIds) ?? sql`true`}`,
+          select ${identityVersionSql} as version, count(*)::int as total from ${users}
+          where ${userWhere(filter, roleIds) ?? sql`true`}`,
       );
       total = c!.total;
       // Cached under the version the count itself read, which is the version it is true for.
