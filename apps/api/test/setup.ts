@@ -6,6 +6,8 @@ beforeEach(() => {
   errorSpy = vi.spyOn(console, 'error');
 });
 afterEach(() => {
+  // A test that fakes the clock never leaves it faked for the next one.
+  vi.useRealTimers();
   const calls = errorSpy.mock.calls;
   errorSpy.mockRestore();
   if (calls.length > 0)

@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { useEffect } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LoadingLayerProvider, useLoadingLayer } from './loading-layer';
 
 function SlowPage() {
@@ -30,8 +30,6 @@ function renderWithLayer() {
 }
 
 describe('loader timeout', () => {
-  afterEach(() => vi.useRealTimers());
-
   it('shows the loading view, then the not-found message after 30 s', async () => {
     vi.useFakeTimers();
     renderWithLayer();

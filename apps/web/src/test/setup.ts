@@ -8,6 +8,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  // A test that fakes the clock never leaves it faked for the next one.
+  vi.useRealTimers();
   const calls = errorSpy.mock.calls;
   errorSpy.mockRestore();
   if (calls.length > 0)

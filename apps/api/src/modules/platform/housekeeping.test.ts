@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { idempotencyKeys, rateLimitBuckets, sessions } from '../../db/schema/index.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/harness.js';
@@ -13,9 +13,6 @@ beforeAll(async () => {
   ctx = await createTestApp();
 });
 afterAll(() => ctx.close());
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 const HOUR = 3_600_000;
 const USER = '00000000-0000-4000-8000-000000000001';

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/harness.js';
 import { countHit } from './rate-limit.repo.js';
 
@@ -8,9 +8,6 @@ beforeAll(async () => {
   ctx = await createTestApp();
 });
 afterAll(() => ctx.close());
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 const WINDOW_MS = 15 * 60_000;
 /** A clock-aligned window boundary: the instant a fixed window would have reset every key. */

@@ -292,14 +292,6 @@ export async function toUserDtos(db: Db, rows: readonly UserRow[]): Promise<User
   });
 }
 
-export function selectUsersWithRole(db: Db) {
-  return db
-    .select(userWithRoleColumns)
-    .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .innerJoin(organizations, eq(organizations.id, users.organizationId));
-}
-
 /** One user's answer: one statement (the row and the identity version), roles and organization cached. */
 export async function findUserDto(db: Db, userId: string): Promise<User | null> {
   const [row] = await executePrepared<{ version: number | string; user: UserDtoJson }>(

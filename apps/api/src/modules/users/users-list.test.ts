@@ -13,7 +13,7 @@ import {
   type TestContext,
 } from '../../../test/harness.js';
 import { createRole } from '../../../test/fixtures.js';
-import { iterateUserRows, listUserRows, type UserFilter, type UserOrder } from './users.repo.js';
+import { iterateUserRows, listUserPage, type UserFilter, type UserOrder } from './users.repo.js';
 
 let ctx: TestContext;
 let root: Session;
@@ -206,12 +206,12 @@ describe('users repo: list and export iteration agree', () => {
     'iterates %s in %o order in small batches exactly as one big page lists them',
     async (_name, makeFilter, order) => {
       const filter = makeFilter();
-      const { rows, total } = await listUserRows(ctx.database.db, filter, order, { page: 1, pageSize: 1000 });
+      const { rows, total } = await listUserPage(ctx.database.db, filter, order, { page: 1, pageSize: 1000 });
       const iterated: string[] = [];
       for await (const batch of iterateUserRows(ctx.database.db, filter, order, 7)) {
         iterated.push(...batch.map((r) => r.user.id));
       }
-      expect(iterated).toEqual(rows.map((r) => r.user.id));
+      expect(iterated).toEqual(rows.map((r) => r.id));
       expect(iterated).toHaveLength(total);
       const [all] = await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(users);
       if (!filter.search && !filter.role) expect(total).toBe(all!.n);

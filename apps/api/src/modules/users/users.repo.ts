@@ -11,7 +11,6 @@ import {
 } from '../../lib/identity-cache.js';
 import { executePrepared, renderedOnce } from '../../lib/statements.js';
 import {
-  selectUsersWithRole,
   userDtoJson,
   userDtoRowOf,
   type UserDtoJson,
@@ -298,28 +297,6 @@ export async function listUserPage(
     }
     return { rows, version, total };
   }
-}
-
-/** One page of users with role (for `toUserDtos`) and the total matching the filter. */
-export async function listUserRows(
-  db: Db,
-  filter: UserFilter,
-  o: UserOrder,
-  page: { page: number; pageSize: number },
-) {
-  const where = await whereFor(db, filter);
-  const [rows, [total]] = await Promise.all([
-    selectUsersWithRole(db)
-      .where(where)
-      .orderBy(...orderBy(o))
-      .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(users)
-      .where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { computeAmounts, IDEMPOTENCY_HEADER, messages, storageKeys } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
 import { ORG_ID, pendingUser, renderAt } from '../test-utils';
@@ -44,7 +44,6 @@ beforeEach(() => {
   vi.clearAllMocks();
   sessionStorage.clear();
 });
-afterEach(() => vi.useRealTimers());
 
 describe('manual payment', () => {
   it('shows the calculation and the user information', () => {

@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_HEADER, messages, storageKeys, subscriptionTitle } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
 import { ORG_ID, pendingUser, renderAt } from '../test-utils';
@@ -29,7 +29,6 @@ beforeEach(() => {
   sessionStorage.clear();
   sessionStorage.setItem(storageKeys.pendingUserData, JSON.stringify(pendingUser));
 });
-afterEach(() => vi.useRealTimers());
 
 describe('subscription configuration', () => {
   it('shows the title, the back link and live amounts in rupees', async () => {

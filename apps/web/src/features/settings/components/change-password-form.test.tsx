@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, PASSWORD_BANNER_MS, PASSWORD_RULES, type User } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
 import { ChangePasswordForm } from './change-password-form';
@@ -65,7 +65,6 @@ beforeEach(() => {
   auth.user = { id: 'u1' };
   apiMock.put.mockResolvedValue({ success: true, message: messages.password.changed });
 });
-afterEach(() => vi.useRealTimers());
 
 describe('change password: rules in SPEC order, one message at a time', () => {
   it('answers each rule in turn and sends nothing until all pass', async () => {
