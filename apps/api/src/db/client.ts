@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -8,6 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { openEmbeddedClient } from './embedded-client.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -75,7 +75,7 @@ export async function openDatabase(options: {
   const dataDir = options.dataDir ?? 'memory://';
   if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true });
   // pg_trgm backs the substring search indexes (migration 0001), as on PostgreSQL.
-  const client = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, {
+  const client = await openEmbeddedClient(dataDir === 'memory://' ? undefined : dataDir, {
     extensions: { pg_trgm },
   });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
