@@ -1,4 +1,4 @@
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from './client.js';
@@ -33,7 +33,7 @@ describe('the embedded client', () => {
       undefined,
       undefined,
       false,
-    ) as unknown as Record<'queryConfig' | 'rawQueryConfig', { rowMode: string; parsers?: object }>;
+    ) as unknown as Record<'queryConfig' | 'rawQueryConfig', QueryOptions>;
     for (const config of [prepared.queryConfig, prepared.rawQueryConfig]) {
       expect(config.parsers).toBeDefined();
       expect(withoutDrizzleParsers(config)).toEqual({ rowMode: config.rowMode });
@@ -68,8 +68,8 @@ describe('the embedded client', () => {
   });
 
   it('reads timestamps, dates, intervals and their arrays as text, as drizzle’s own parsers did', async () => {
-    expect((await database.db.execute(everyKeptType)).rows[0]).toEqual(asText);
-    const inTransaction = await database.db.transaction((tx) => tx.execute(everyKeptType));
-    expect(inTransaction.rows[0]).toEqual(asText);
+    const firstRow = (result: unknown) => (result as { rows: unknown[] }).rows[0];
+    expect(firstRow(await database.db.execute(everyKeptType))).toEqual(asText);
+    expect(firstRow(await database.db.transaction((tx) => tx.execute(everyKeptType)))).toEqual(asText);
   });
 });
