@@ -15,7 +15,7 @@ import { loadEnv } from '../apps/api/src/env.js';
 import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
 import { sha256Hex } from '../apps/api/src/lib/tokens.js';
 import { createOrganizations, growActivity, growUsers } from './dataset.js';
-import { compare, load, median, type LoadResult, type Target } from './load.js';
+import { compare, load, median, type Measure, type Target } from './load.js';
 
 const ADMIN = { email: 'bench-root@portal.test', password: 'Bench-Passw0rd!' };
 const BENCH_USER_PASSWORD = 'Bench-User-Passw0rd!';
@@ -107,18 +107,21 @@ async function signInCookie(base: string, email: string, password: string): Prom
     .join('; ');
 }
 
-async function argon2VerifiesPerSecond(hash: string, password: string, seconds: number, concurrency: number) {
-  let count = 0;
-  const deadline = Date.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (Date.now() < deadline) {
-        await argon2.verify(hash, password);
-        count++;
-      }
-    }),
-  );
-  return count / seconds;
+/** Argon2id verifies per second in this process, `concurrency` at a time, as a load result. */
+function argon2Verifies(hash: string, password: string, concurrency: number): Measure {
+  return async (seconds) => {
+    let count = 0;
+    const deadline = Date.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (Date.now() < deadline) {
+          await argon2.verify(hash, password);
+          count++;
+        }
+      }),
+    );
+    return { rps: count / seconds, p50: NaN, p99: NaN, errors: 0 };
+  };
 }
 
 export async function benchApi(
@@ -211,31 +214,19 @@ export async function benchApi(
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ identifier: anyUser!.email, password: BENCH_USER_PASSWORD }),
     };
-    // Verifies and sign-ins interleaved, each round starting with the other, as `compare` does, so a
-    // change in the machine's load between them does not land on one side of the ratio.
-    await load(login, 2);
-    const verifyRuns: number[] = [];
-    const loginRuns: LoadResult[] = [];
-    for (let round = 0; round < 5; round++) {
-      const verifyRun = () => argon2VerifiesPerSecond(userHash, BENCH_USER_PASSWORD, 3, 4);
-      if (round % 2 === 0) verifyRuns.push(await verifyRun());
-      loginRuns.push(await load(login, 5));
-      if (round % 2 === 1) verifyRuns.push(await verifyRun());
-    }
-    const verifies = median(verifyRuns);
-    const logins = {
-      login: {
-        rps: median(loginRuns.map((r) => r.rps)),
-        errors: loginRuns.reduce((n, r) => n + r.errors, 0),
-      },
-    };
-    const loginRatio = logins.login.rps / verifies;
+    // Interleaved like every other pair, so a change in the machine's load between them does not
+    // land on one side of the ratio.
+    const logins = await compare(
+      { login, verify: argon2Verifies(userHash, BENCH_USER_PASSWORD, 4) },
+      { seconds: 5, rounds: 5, warmup: 2 },
+    );
+    const loginRatio = logins.login!.rps / logins.verify!.rps;
     figures.push({
       name: `${kind}: sign-ins/s ÷ Argon2id verifies/s`,
       value: loginRatio,
       goal: '≥ 0.8',
       pass: loginRatio >= 0.8,
-      detail: `${logins.login.rps.toFixed(1)} vs ${verifies.toFixed(1)} /s`,
+      detail: `${logins.login!.rps.toFixed(1)} vs ${logins.verify!.rps.toFixed(1)} /s`,
     });
 
     log(`[${kind}] list p99 while sign-ins flood`);

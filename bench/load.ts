@@ -56,22 +56,28 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** A measurement other than an HTTP target (in-process hashing, say), run for `seconds`. */
+export type Measure = (seconds: number) => Promise<LoadResult>;
+
+const run = (target: Target | Measure, seconds: number) =>
+  typeof target === 'function' ? target(seconds) : load(target, seconds);
+
 /**
  * Runs the targets in turn, `rounds` times, after a warm-up; returns the median of each figure per
  * target. Interleaved so drift in the machine's load hits each alike, and each round starts one target
  * further on, so no target always runs first (after the warm-up) or right after the same neighbour.
  */
 export async function compare(
-  targets: Record<string, Target>,
+  targets: Record<string, Target | Measure>,
   options: { seconds: number; rounds: number; warmup: number },
 ) {
-  for (const target of Object.values(targets)) await load(target, options.warmup);
+  for (const target of Object.values(targets)) await run(target, options.warmup);
   const runs: Record<string, LoadResult[]> = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
   const entries = Object.entries(targets);
   for (let round = 0; round < options.rounds; round++) {
     for (let i = 0; i < entries.length; i++) {
       const [name, target] = entries[(round + i) % entries.length]!;
-      runs[name]!.push(await load(target, options.seconds));
+      runs[name]!.push(await run(target, options.seconds));
     }
   }
   return Object.fromEntries(

@@ -7,7 +7,7 @@ const keepText = (value: string) => value;
  * arrays numeric[], timestamp[], timestamptz[], interval[], date[]): it passes these parsers with
  * every query it sends (drizzle-orm 0.45, `PglitePreparedQuery`).
  */
-const DRIZZLE_TEXT_TYPES: readonly number[] = [
+const DRIZZLE_TEXT_TYPES = new Set<number>([
   types.TIMESTAMP,
   types.TIMESTAMPTZ,
   types.INTERVAL,
@@ -17,8 +17,7 @@ const DRIZZLE_TEXT_TYPES: readonly number[] = [
   1185,
   1187,
   1182,
-];
-const drizzleParsers = Object.fromEntries(DRIZZLE_TEXT_TYPES.map((oid) => [oid, keepText]));
+]);
 
 /**
  * A query's options without parsers when they are drizzle's text parsers, which the client already
@@ -26,8 +25,7 @@ const drizzleParsers = Object.fromEntries(DRIZZLE_TEXT_TYPES.map((oid) => [oid, 
  */
 export function withoutDrizzleParsers(options: QueryOptions | undefined): QueryOptions | undefined {
   const parsers = options?.parsers;
-  if (!parsers || !Object.keys(parsers).every((oid) => DRIZZLE_TEXT_TYPES.includes(Number(oid))))
-    return options;
+  if (!parsers || !Object.keys(parsers).every((oid) => DRIZZLE_TEXT_TYPES.has(Number(oid)))) return options;
   const { parsers: _applied, ...rest } = options;
   return rest;
 }
@@ -60,9 +58,9 @@ class EmbeddedClient extends PGlite {
 
 /** Embedded PostgreSQL in `dataDir` (in memory when undefined), ready for queries. */
 export async function openEmbeddedClient(dataDir: string | undefined, options: PGliteOptions) {
-  const client = new EmbeddedClient(dataDir, { ...options, parsers: drizzleParsers });
+  const client = new EmbeddedClient(dataDir, options);
   await client.waitReady;
-  // Start-up registers a parser for every array type, which replaced the array ones above.
-  Object.assign(client.parsers, drizzleParsers);
+  // After start-up, which registers a parser for every array type (it would replace ours).
+  for (const oid of DRIZZLE_TEXT_TYPES) client.parsers[oid] = keepText;
   return client;
 }
