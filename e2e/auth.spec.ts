@@ -64,10 +64,16 @@ test.describe('sign-in and the route guard', () => {
   });
 
   test('an expired access cookie is refreshed without a visible sign-out', async ({ page, context }) => {
+    // The dashboard's first requests must be answered: one still in flight when the cookie goes
+    // would start a refresh that the reload cuts off. ('networkidle' had often fired already, on the
+    // sign-in page.)
+    const dashboardAnswered = Promise.all(
+      ['/api/auth/dashboard', '/api/auth/notifications/unread-count', '/api/config'].map((path) =>
+        page.waitForResponse((r) => r.url().endsWith(path) && r.ok()),
+      ),
+    );
     await login(page);
-    // The dashboard's first requests must be done: one still in flight when the cookie goes would
-    // refresh the session before the reload (seen on a loaded machine), and the reload then needs none.
-    await page.waitForLoadState('networkidle');
+    await dashboardAnswered;
     const refreshed = page.waitForResponse(
       (r) => r.url().includes('/api/auth/auth-session/refresh-token') && r.status() === 200,
     );

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '@portal/shared';
 import { api, ApiError, onRefreshStateChange } from './api-client';
 
 function json(status: number, body: unknown) {
@@ -67,6 +68,31 @@ describe('api client', () => {
     for (const o of outcomes) {
       expect(o.status).toBe('rejected');
       expect((o as PromiseRejectedResult).reason).toMatchObject({ status: 401 });
+    }
+  });
+
+  it('keeps the session when the refresh gets no answer, and rejects the waiting requests as unanswered', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url.endsWith('/refresh-token')) {
+          refreshCalls += 1;
+          throw new TypeError('Failed to fetch');
+        }
+        return json(401, { success: false, message: 'Please sign in to continue.' });
+      }),
+    );
+    const states: string[] = [];
+    const stop = onRefreshStateChange((s) => states.push(s));
+    const outcomes = await Promise.allSettled(Array.from({ length: 3 }, () => api.get('/x')));
+    stop();
+    expect(refreshCalls).toBe(1);
+    expect(states).toEqual(['started', 'unanswered']);
+    for (const o of outcomes) {
+      expect((o as PromiseRejectedResult).reason).toMatchObject({
+        status: null,
+        message: messages.password.network,
+      });
     }
   });
 

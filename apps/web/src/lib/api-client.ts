@@ -31,7 +31,11 @@ const REFRESH_PATH = '/auth/auth-session/refresh-token';
 /** Sign-in and refresh answer 401 for their own reasons; they never trigger a refresh. */
 const NO_REFRESH_PATHS = ['/auth/auth-session/login', REFRESH_PATH, '/refresh'];
 
-type RefreshListener = (state: 'started' | 'succeeded' | 'failed') => void;
+/**
+ * `failed`: the server refused the refresh, so the session is over. `unanswered`: no answer came
+ * (network, timeout, or the page unloading mid-refresh); the session may well be alive.
+ */
+type RefreshListener = (state: 'started' | 'succeeded' | 'failed' | 'unanswered') => void;
 const refreshListeners = new Set<RefreshListener>();
 let refreshInFlight: Promise<void> | null = null;
 
@@ -109,7 +113,8 @@ export function refreshSession(): Promise<void> {
         refreshListeners.forEach((l) => l('succeeded'));
       })
       .catch((error: unknown) => {
-        refreshListeners.forEach((l) => l('failed'));
+        const unanswered = error instanceof ApiError && error.status === null;
+        refreshListeners.forEach((l) => l(unanswered ? 'unanswered' : 'failed'));
         throw error;
       })
       .finally(() => {
@@ -129,7 +134,9 @@ async function request<T>(
   if (response.status === 401 && !NO_REFRESH_PATHS.includes(path)) {
     try {
       await refreshSession();
-    } catch {
+    } catch (error) {
+      // A refresh that got no answer says nothing about the session: the request fails as unanswered.
+      if (error instanceof ApiError && error.status === null) throw error;
       throw new ApiError(401, messages.login.sessionExpired, await parse(response));
     }
     response = await send(method, path, body, options);
