@@ -2,5 +2,5 @@ import { defineConfig } from 'vitest/config';
 
 /** Unit and API suites of every workspace; `scripts/test.sh` runs them (API twice: PGlite, PostgreSQL). */
 export default defineConfig({
-  test: { projects: ['packages/shared', 'apps/web', 'apps/api'] },
+  test: { projects: ['packages/shared', 'apps/web', 'apps/api', 'bench'] },
 });

@@ -59,18 +59,52 @@ export function median(values: number[]): number {
 /** A measurement other than an HTTP target (in-process hashing, say), run for `seconds`. */
 export type Measure = (seconds: number) => Promise<LoadResult>;
 
+export type Statistic = 'rps' | 'p50' | 'p99';
+
 const run = (target: Target | Measure, seconds: number) =>
   typeof target === 'function' ? target(seconds) : load(target, seconds);
 
+/** What `compare` measured: every round of every target. */
+export class Comparison {
+  constructor(readonly runs: Record<string, LoadResult[]>) {}
+
+  /** A target's statistic, the median over the rounds. */
+  median(target: string, statistic: Statistic): number {
+    return median(this.results(target).map((r) => r[statistic]));
+  }
+
+  /**
+   * `a`'s statistic ÷ `b`'s, taken within each round, then the median over the rounds. The two run
+   * seconds apart in a round, so a slow spell of a shared machine (seen here: every target at half
+   * its rate for ten seconds) lands on both sides of that round's ratio instead of on one median.
+   */
+  ratio(a: string, b: string, statistic: Statistic): number {
+    const over = this.results(b);
+    return median(this.results(a).map((r, round) => r[statistic] / over[round]![statistic]));
+  }
+
+  get errors(): number {
+    return Object.values(this.runs)
+      .flat()
+      .reduce((sum, r) => sum + r.errors, 0);
+  }
+
+  private results(target: string): LoadResult[] {
+    const results = this.runs[target];
+    if (!results) throw new Error(`no target named ${target}`);
+    return results;
+  }
+}
+
 /**
- * Runs the targets in turn, `rounds` times, after a warm-up; returns the median of each figure per
- * target. Interleaved so drift in the machine's load hits each alike, and each round starts one target
- * further on, so no target always runs first (after the warm-up) or right after the same neighbour.
+ * Runs the targets in turn, `rounds` times, after a warm-up. Interleaved so drift in the machine's
+ * load hits each alike, and each round starts one target further on, so no target always runs first
+ * (after the warm-up) or right after the same neighbour.
  */
 export async function compare(
   targets: Record<string, Target | Measure>,
   options: { seconds: number; rounds: number; warmup: number },
-) {
+): Promise<Comparison> {
   for (const target of Object.values(targets)) await run(target, options.warmup);
   const runs: Record<string, LoadResult[]> = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
   const entries = Object.entries(targets);
@@ -80,15 +114,5 @@ export async function compare(
       runs[name]!.push(await run(target, options.seconds));
     }
   }
-  return Object.fromEntries(
-    Object.entries(runs).map(([name, results]) => [
-      name,
-      {
-        rps: median(results.map((r) => r.rps)),
-        p50: median(results.map((r) => r.p50)),
-        p99: median(results.map((r) => r.p99)),
-        errors: results.reduce((sum, r) => sum + r.errors, 0),
-      } satisfies LoadResult,
-    ]),
-  ) as Record<string, LoadResult>;
+  return new Comparison(runs);
 }

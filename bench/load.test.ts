@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { compare, Comparison, percentile, type LoadResult, type Measure } from './load.js';
+
+const result = (rps: number, p99 = 1): LoadResult => ({ rps, p50: p99 / 2, p99, errors: 0 });
+
+describe('Comparison', () => {
+  it('takes a ratio within each round, so a slow spell of the machine does not move it', () => {
+    // Rounds 0 to 2 of a and 0 to 1 of b ran while the machine was slow (at half speed); a is 0.8 of
+    // b whenever both ran alike. The ratio of the two medians would say 0.4.
+    const c = new Comparison({
+      a: [result(400), result(400), result(400), result(800), result(800)],
+      b: [result(500), result(500), result(1000), result(1000), result(1000)],
+    });
+    expect(c.ratio('a', 'b', 'rps')).toBeCloseTo(0.8);
+    expect(c.median('a', 'rps') / c.median('b', 'rps')).toBeCloseTo(0.4);
+  });
+
+  it('answers the median of the rounds’ ratios, not of a lucky or unlucky one', () => {
+    const c = new Comparison({
+      a: [result(0, 3), result(0, 1), result(0, 2)],
+      b: [result(0, 1), result(0, 1), result(0, 1)],
+    });
+    expect(c.ratio('a', 'b', 'p99')).toBe(2);
+  });
+
+  it('refuses a target it did not measure', () => {
+    const c = new Comparison({ a: [result(1)] });
+    expect(() => c.ratio('a', 'nope', 'rps')).toThrow(/nope/);
+  });
+
+  it('sums the failed requests of every round', () => {
+    const c = new Comparison({ a: [{ ...result(1), errors: 2 }], b: [{ ...result(1), errors: 3 }] });
+    expect(c.errors).toBe(5);
+  });
+});
+
+describe('compare', () => {
+  it('warms each target up, then runs rounds that each start one target further on', async () => {
+    const order: string[] = [];
+    const measure =
+      (name: string): Measure =>
+      async (seconds) => {
+        order.push(`${name}${seconds}`);
+        return result(1);
+      };
+    const c = await compare({ a: measure('a'), b: measure('b') }, { seconds: 3, rounds: 3, warmup: 1 });
+    expect(order).toEqual(['a1', 'b1', 'a3', 'b3', 'b3', 'a3', 'a3', 'b3']);
+    expect(c.runs.a).toHaveLength(3);
+  });
+});
+
+describe('percentile', () => {
+  it('takes the nearest rank', () => {
+    const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(sorted, 0.99)).toBe(99);
+    expect(percentile(sorted, 0.5)).toBe(50);
+    expect(percentile([], 0.5)).toBeNaN();
+  });
+});
