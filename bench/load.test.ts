@@ -23,6 +23,14 @@ describe('Comparison', () => {
     expect(c.ratio('a', 'b', 'p99')).toBe(2);
   });
 
+  it('shows how far the rounds’ ratios spread', () => {
+    const c = new Comparison({
+      a: [result(9), result(7), result(8)],
+      b: [result(10), result(10), result(10)],
+    });
+    expect(c.spread('a', 'b', 'rps')).toBe('rounds 0.70–0.90');
+  });
+
   it('refuses a target it did not measure', () => {
     const c = new Comparison({ a: [result(1)] });
     expect(() => c.ratio('a', 'nope', 'rps')).toThrow(/nope/);

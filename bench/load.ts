@@ -79,8 +79,18 @@ export class Comparison {
    * its rate for ten seconds) lands on both sides of that round's ratio instead of on one median.
    */
   ratio(a: string, b: string, statistic: Statistic): number {
+    return median(this.roundRatios(a, b, statistic));
+  }
+
+  /** The lowest and highest of the rounds' ratios, for a detail column: how far one round can stray. */
+  spread(a: string, b: string, statistic: Statistic): string {
+    const ratios = this.roundRatios(a, b, statistic);
+    return `rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+  }
+
+  private roundRatios(a: string, b: string, statistic: Statistic): number[] {
     const over = this.results(b);
-    return median(this.results(a).map((r, round) => r[statistic] / over[round]![statistic]));
+    return this.results(a).map((r, round) => r[statistic] / over[round]![statistic]);
   }
 
   get errors(): number {
