@@ -7,8 +7,27 @@ import { rolesAt } from '../roles/permissions.repo.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-export async function insertSession(db: Db, values: typeof sessions.$inferInsert): Promise<void> {
-  await db.insert(sessions).values(values);
+export interface NewSession {
+  familyId: string;
+  userId: string;
+  accessTokenHash: string;
+  refreshTokenHash: string;
+  accessExpiresAt: Date;
+  refreshExpiresAt: Date;
+  ipAddress: string;
+  userAgent: string | undefined;
+}
+
+/** Raw and prepared: on every sign-in and refresh, where drizzle's insert builder took 110 of 550 µs. */
+export async function insertSession(db: Db, s: NewSession): Promise<void> {
+  await executePrepared(
+    db,
+    sql`
+      insert into sessions (family_id, user_id, access_token_hash, refresh_token_hash, access_expires_at,
+        refresh_expires_at, ip_address, user_agent)
+      values (${s.familyId}, ${s.userId}, ${s.accessTokenHash}, ${s.refreshTokenHash},
+        ${s.accessExpiresAt.toISOString()}, ${s.refreshExpiresAt.toISOString()}, ${s.ipAddress}, ${s.userAgent ?? null})`,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { rateLimitBuckets } from '../../db/schema/index.js';
+import { executePrepared } from '../../lib/statements.js';
 
 /**
  * Counts a hit in a window kept in the database, so every API process shares the count. The window
@@ -10,17 +10,16 @@ import { rateLimitBuckets } from '../../db/schema/index.js';
  */
 export async function countHit(db: Db, key: string, windowMs: number): Promise<number> {
   const now = new Date();
-  const stillOpen = sql`${rateLimitBuckets.windowStart} > ${new Date(now.getTime() - windowMs)}`;
-  const [row] = await db
-    .insert(rateLimitBuckets)
-    .values({ key, windowStart: now, count: 1 })
-    .onConflictDoUpdate({
-      target: rateLimitBuckets.key,
-      set: {
-        count: sql`case when ${stillOpen} then ${rateLimitBuckets.count} + 1 else 1 end`,
-        windowStart: sql`case when ${stillOpen} then ${rateLimitBuckets.windowStart} else ${now} end`,
-      },
-    })
-    .returning({ count: rateLimitBuckets.count });
+  const openedAfter = new Date(now.getTime() - windowMs).toISOString();
+  // Raw and prepared: on every sign-in, where drizzle's builder took 150 of PGlite's 515 µs.
+  const [row] = await executePrepared<{ count: number }>(
+    db,
+    sql`
+      insert into rate_limit_buckets as b (key, window_start, count) values (${key}, ${now.toISOString()}, 1)
+      on conflict (key) do update set
+        count = case when b.window_start > ${openedAfter} then b.count + 1 else 1 end,
+        window_start = case when b.window_start > ${openedAfter} then b.window_start else excluded.window_start end
+      returning count`,
+  );
   return row?.count ?? 1;
 }
