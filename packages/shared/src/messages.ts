@@ -9,6 +9,7 @@ export const messages = {
     authenticationError: 'Authentication error',
     unexpected: 'An unexpected error occurred',
     unexpectedRetry: 'An unexpected error occurred. Please try again.',
+    retry: 'Retry',
     notFound: "Oopss!! Sorry, we couldn't find the page you're looking for.",
     backToDashboard: 'Back to Dashboard',
     contactSupport: 'Contact support',

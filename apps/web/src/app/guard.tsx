@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../features/auth/auth-context';
 import { FullScreenLoading } from './loading-layer';
+import { SessionUnreachable } from './session-unreachable';
 
 // The shell is loaded with the first protected page, not with the sign-in screen.
 const DashboardLayout = lazy(() =>
@@ -10,9 +11,11 @@ const DashboardLayout = lazy(() =>
 
 /** SPEC.md §2: signed-out users go to /auth/login; a loading screen while auth loads or refreshes. */
 export function ProtectedLayout() {
-  const { isAuthenticated, loading, refreshing } = useAuth();
+  const { isAuthenticated, loading, refreshing, unreachable } = useAuth();
   const location = useLocation();
   if (loading || (refreshing && !isAuthenticated)) return <FullScreenLoading />;
+  // Signed in, but the server did not answer: not a sign-out, the session is kept for a retry.
+  if (unreachable) return <SessionUnreachable error={unreachable} />;
   if (!isAuthenticated)
     return <Navigate to="/auth/login" replace state={{ from: location.pathname + location.search }} />;
   return (

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@portal/shared';
-import { onRefreshStateChange } from '../../lib/api-client';
+import { ApiError, onRefreshStateChange } from '../../lib/api-client';
 import { extractErrorMessage } from '../../lib/error-message';
 import { currentUserQuery, getUser, userQueryKey } from './api/get-user';
 import { loginRequest } from './api/login';
@@ -15,6 +15,11 @@ export interface AuthState {
   refreshing: boolean;
   /** A stored session is being read back (page load); the sign-in screen waits for it. */
   restoring: boolean;
+  /**
+   * The stored session's user could not be read for want of an answer (network, timeout) or for a
+   * server error: the session is kept, and the error is here for the guard to show with a retry.
+   */
+  unreachable: unknown;
   error: string | null;
   login(identifier: string, password: string): Promise<User>;
   logout(): Promise<void>;
@@ -22,6 +27,14 @@ export interface AuthState {
 }
 
 const AuthContext = createContext<AuthState | null>(null);
+
+/**
+ * Whether reading the signed-in user failed in a way that says the session or the user is gone (the
+ * server answered 401, 403, 404...). No answer, or a server error, says nothing about the session.
+ */
+function endsSession(error: unknown): boolean {
+  return !(error instanceof ApiError) || (error.status !== null && error.status < 500);
+}
 
 /**
  * Session state (SPEC.md §4). The user id lives in local storage (`ID`); the user itself is a query,
@@ -50,12 +63,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [endLocally],
   );
 
-  // A stored id whose user cannot be read (session gone) ends the session locally.
+  // A stored id whose user the server refuses (session or user gone) ends the session locally.
+  const refused = userQuery.isError && endsSession(userQuery.error);
   useEffect(() => {
     // Reacting to the query's outcome (an external system), not deriving state.
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    if (userQuery.isError) endLocally();
-  }, [userQuery.isError, endLocally]);
+    if (refused) endLocally();
+  }, [refused, endLocally]);
 
   useEffect(() => {
     if (userQuery.data) storeUser(userQuery.data);
@@ -100,6 +114,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const user = userId ? (userQuery.data ?? null) : null;
   const restoring = userId !== null && userQuery.isPending && !loginPending;
+  const unreachable = userId !== null && userQuery.isError && !refused ? userQuery.error : null;
   const value = useMemo<AuthState>(
     () => ({
       user,
@@ -107,6 +122,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       loading: loginPending || (userId !== null && userQuery.isPending),
       refreshing,
       restoring,
+      unreachable,
       error,
       login,
       logout,
@@ -119,6 +135,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       userQuery.isPending,
       refreshing,
       restoring,
+      unreachable,
       error,
       login,
       logout,
