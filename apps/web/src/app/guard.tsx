@@ -2,8 +2,11 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../features/auth/auth-context';
 import { FullScreenLoading } from './loading-layer';
-import { SessionUnreachable } from './session-unreachable';
 
+// Rarely shown: loaded when needed, not with every first page.
+const SessionUnreachable = lazy(() =>
+  import('./session-unreachable').then((m) => ({ default: m.SessionUnreachable })),
+);
 // The shell is loaded with the first protected page, not with the sign-in screen.
 const DashboardLayout = lazy(() =>
   import('./shell/dashboard-layout').then((m) => ({ default: m.DashboardLayout })),
@@ -15,7 +18,12 @@ export function ProtectedLayout() {
   const location = useLocation();
   if (loading || (refreshing && !isAuthenticated)) return <FullScreenLoading />;
   // Signed in, but the server did not answer: not a sign-out, the session is kept for a retry.
-  if (unreachable) return <SessionUnreachable error={unreachable} />;
+  if (unreachable)
+    return (
+      <Suspense fallback={<FullScreenLoading />}>
+        <SessionUnreachable error={unreachable} />
+      </Suspense>
+    );
   if (!isAuthenticated)
     return <Navigate to="/auth/login" replace state={{ from: location.pathname + location.search }} />;
   return (
