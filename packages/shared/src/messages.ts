@@ -10,6 +10,7 @@ export const messages = {
     unexpected: 'An unexpected error occurred',
     unexpectedRetry: 'An unexpected error occurred. Please try again.',
     retry: 'Retry',
+    reload: 'Reload',
     notFound: "Oopss!! Sorry, we couldn't find the page you're looking for.",
     backToDashboard: 'Back to Dashboard',
     contactSupport: 'Contact support',

@@ -1,6 +1,7 @@
 import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { LoadingLayerProvider } from './loading-layer';
 import { ProtectedLayout, PublicOnlyLayout } from './guard';
+import { RouteErrorView } from './route-error-view';
 
 /**
  * The child pages of /dashboard and of /logindashboard (SPEC.md §2). Each feature adds its own
@@ -131,6 +132,7 @@ function RootLayout() {
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
+    errorElement: <RouteErrorView />,
     children: [
       { path: '/auth', element: <PublicOnlyLayout />, children: authChildren },
       { path: '/dashboard', element: <ProtectedLayout />, children: dashboardChildren },
