@@ -1,5 +1,8 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { compare, Comparison, percentile, type LoadResult, type Measure } from './load.js';
+import { compare, Comparison, load, type LoadResult, type Measure } from './load.js';
 
 const result = (rps: number, p99 = 1): LoadResult => ({ rps, p50: p99 / 2, p99, errors: 0 });
 
@@ -57,11 +60,38 @@ describe('compare', () => {
   });
 });
 
-describe('percentile', () => {
-  it('takes the nearest rank', () => {
-    const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect(percentile(sorted, 0.99)).toBe(99);
-    expect(percentile(sorted, 0.5)).toBe(50);
-    expect(percentile([], 0.5)).toBeNaN();
+describe('load', () => {
+  it('drives a target with wrk: its method, headers and body arrive, and failed answers are counted', async () => {
+    const seen = new Set<string>();
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk));
+      request.on('end', () => {
+        seen.add(`${request.method} ${request.headers['x-bench']} ${body}`);
+        response.statusCode = request.url === '/fails' ? 503 : 200;
+        response.end('{}');
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const posted = await load(
+        { url: `${base}/ok`, method: 'POST', headers: { 'x-bench': 'yes' }, body: '{"a":1}' },
+        1,
+        2,
+      );
+      expect([...seen]).toEqual(['POST yes {"a":1}']);
+      expect(posted.rps).toBeGreaterThan(0);
+      expect(posted.errors).toBe(0);
+      expect(posted.p50).toBeGreaterThan(0);
+      expect(posted.p99).toBeGreaterThanOrEqual(posted.p50);
+
+      const failing = await load({ url: `${base}/fails` }, 1, 2);
+      // Every answer failed: about a second's worth of requests, at the rate measured.
+      expect(failing.errors).toBeGreaterThan(0.9 * failing.rps);
+    } finally {
+      server.close();
+    }
   });
 });

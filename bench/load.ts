@@ -1,4 +1,6 @@
-import autocannon from 'autocannon';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 export interface LoadResult {
   rps: number;
@@ -14,40 +16,46 @@ export interface Target {
   body?: string;
 }
 
+const execFileAsync = promisify(execFile);
+const REPORT_SCRIPT = fileURLToPath(new URL('./wrk-report.lua', import.meta.url));
+
 /**
- * Drives `target` for `seconds` with `connections` clients. Percentiles come from each 2xx response's
- * own time: autocannon's histogram keeps whole milliseconds, and a list answers in 3 to 6 ms on
- * PostgreSQL, so a ratio of its percentiles moved in steps of a quarter or a third.
+ * Drives `target` for `seconds` with `connections` clients of wrk (Debian's package, one thread), in
+ * wrk's own process, as a client elsewhere would: autocannon inside this process parsed every answer
+ * on the server's event loop and flattered the figures (docs/decisions/008). wrk's histogram keeps
+ * microseconds. Failed requests: connection errors, timeouts and answers of status 400 or above.
  */
 export async function load(target: Target, seconds: number, connections = 10): Promise<LoadResult> {
-  const latencies: number[] = [];
-  // Without a callback autocannon answers its instance, an event emitter that is also a promise.
-  const run = autocannon({
-    url: target.url,
-    method: target.method ?? 'GET',
-    headers: target.headers,
-    body: target.body,
-    connections,
-    duration: seconds,
-  }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
-  run.on('response', (_client, statusCode, _bytes, responseTime) => {
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-  });
-  const result = await run;
-  latencies.sort((a, b) => a - b);
-  const errors = result.errors + result.non2xx + result.timeouts;
-  return {
-    rps: result.requests.average,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    errors,
+  const headers = Object.entries(target.headers ?? {}).flatMap(([name, value]) => [
+    '--header',
+    `${name}: ${value}`,
+  ]);
+  const { stdout } = await execFileAsync(
+    'wrk',
+    [
+      '--threads=1',
+      `--connections=${connections}`,
+      `--duration=${seconds}s`,
+      '--timeout=10s',
+      `--script=${REPORT_SCRIPT}`,
+      ...headers,
+      target.url,
+    ],
+    { env: { ...process.env, WRK_METHOD: target.method ?? 'GET', WRK_BODY: target.body ?? '' } },
+  );
+  const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    requests: number;
+    durationUs: number;
+    failed: number;
+    p50Us: number;
+    p99Us: number;
   };
-}
-
-/** The nearest-rank percentile of sorted values (NaN for none). */
-export function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
+  return {
+    rps: report.requests / (report.durationUs / 1e6),
+    p50: report.p50Us / 1000,
+    p99: report.p99Us / 1000,
+    errors: report.failed,
+  };
 }
 
 export function median(values: number[]): number {
@@ -61,7 +69,7 @@ export type Measure = (seconds: number) => Promise<LoadResult>;
 
 export type Statistic = 'rps' | 'p50' | 'p99';
 
-const run = (target: Target | Measure, seconds: number) =>
+const measure = (target: Target | Measure, seconds: number) =>
   typeof target === 'function' ? target(seconds) : load(target, seconds);
 
 /** What `compare` measured: every round of every target. */
@@ -115,13 +123,13 @@ export async function compare(
   targets: Record<string, Target | Measure>,
   options: { seconds: number; rounds: number; warmup: number },
 ): Promise<Comparison> {
-  for (const target of Object.values(targets)) await run(target, options.warmup);
+  for (const target of Object.values(targets)) await measure(target, options.warmup);
   const runs: Record<string, LoadResult[]> = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
   const entries = Object.entries(targets);
   for (let round = 0; round < options.rounds; round++) {
     for (let i = 0; i < entries.length; i++) {
       const [name, target] = entries[(round + i) % entries.length]!;
-      runs[name]!.push(await run(target, options.seconds));
+      runs[name]!.push(await measure(target, options.seconds));
     }
   }
   return new Comparison(runs);

@@ -12,12 +12,7 @@ ADMIN_EMAIL="sqlmap-root@portal.test"
 ADMIN_PASSWORD="Sqlmap-Passw0rd!"
 HOST=127.0.0.1
 
-if ! command -v sqlmap >/dev/null 2>&1; then
-  echo "Installing Debian's sqlmap"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq && $SUDO DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlmap >/dev/null \
-    || { echo "could not install sqlmap"; exit 1; }
-fi
+bash scripts/ensure-debian-packages.sh sqlmap || exit 1
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/portal-sqlmap-XXXXXX")"
 reports=.test-reports/sqlmap

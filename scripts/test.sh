@@ -13,9 +13,9 @@ if [ ! -d node_modules ]; then
   npm install --no-audit --no-fund || exit 1
 fi
 
-if [ ! -x /usr/bin/chromium ]; then
-  step "Installing Debian's Chromium for the browser tests"
-  bash scripts/ensure-chromium.sh || exit 1
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/wrk ]; then
+  step "Installing Debian's Chromium (browser tests) and wrk (the load generator's test)"
+  bash scripts/ensure-debian-packages.sh chromium wrk || exit 1
 fi
 
 step "Lint" && { npm run lint --silent || status=1; }

@@ -1,0 +1,13 @@
+-- wrk's script for `load()` (load.ts): the request's method and body come from the environment, and
+-- wrk's summary is printed as one JSON line after its own report. Latencies are in microseconds.
+wrk.method = os.getenv("WRK_METHOD") or "GET"
+local body = os.getenv("WRK_BODY") or ""
+if body ~= "" then wrk.body = body end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    '{"requests":%d,"durationUs":%d,"failed":%d,"p50Us":%d,"p99Us":%d}\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
