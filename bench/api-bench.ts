@@ -175,7 +175,7 @@ export async function benchApi(
 
     log(`[${kind}] list and search against the naive endpoint`);
     // Each pair on its own, in many short rounds: the two sides of a round's ratio run seconds apart.
-    // Single rounds of one pair ranged from 0.65 to 1.23 on this shared machine, and medians of
+    // Single rounds of one pair ranged from 0.63 to 1.56 on this shared machine, and medians of
     // fourteen rounds from 0.78 to 1.05 for the same code (docs/decisions/008); thirty hold closer.
     const pairs = { seconds: 2, rounds: 30, warmup: 2 };
     const at10k = {

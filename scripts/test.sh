@@ -13,10 +13,8 @@ if [ ! -d node_modules ]; then
   npm install --no-audit --no-fund || exit 1
 fi
 
-if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/wrk ]; then
-  step "Installing Debian's Chromium (browser tests) and wrk (the load generator's test)"
-  bash scripts/ensure-debian-packages.sh chromium wrk || exit 1
-fi
+# Chromium for the browser tests, wrk for the load generator's test; installed only when missing.
+bash scripts/ensure-debian-packages.sh chromium wrk || exit 1
 
 step "Lint" && { npm run lint --silent || status=1; }
 step "Type check" && { npm run typecheck --silent || status=1; }
