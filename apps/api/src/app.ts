@@ -2,11 +2,12 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import fp from 'fastify-plugin';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database, Db } from './db/client.js';
 import type { Env } from './env.js';
 import { createPasswordHasher, type HashCost, type PasswordHasher } from './lib/passwords.js';
 import { lowerThreadpoolPriority } from './lib/thread-priority.js';
+import { createResponseSerializerCompiler } from './lib/response-serializer.js';
 import { createMailer, type Mailer } from './modules/mail/mail.service.js';
 import { getOrCreateSecret } from './modules/platform/settings.repo.js';
 import accessPlugin from './plugins/access.js';
@@ -70,7 +71,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(
+    createResponseSerializerCompiler({ checkAgainstZod: options.env.NODE_ENV !== 'production' }),
+  );
 
   app.decorate('env', options.env);
   app.decorate('db', options.database.db);
