@@ -39,7 +39,7 @@ describe.each([true, false])('response writer (checked against zod: %s)', (check
   const write = writer(successSchema(userSchema), checkAgainstZod);
 
   it('writes exactly what zod writes', () => {
-    const answer = { success: true, data: user };
+    const answer = { success: true as const, data: user };
     expect(write(answer)).toBe(JSON.stringify(z.encode(successSchema(userSchema), answer)));
   });
 

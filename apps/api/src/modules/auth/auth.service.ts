@@ -17,7 +17,7 @@ import {
   revokeFamily,
   revokeUserSessions,
 } from './sessions.repo.js';
-import { findSignInCandidate } from './sign-in.repo.js';
+import { recordSignInAttempt } from './sign-in.repo.js';
 
 interface ClientInfo {
   ip: string;
@@ -61,10 +61,11 @@ const NO_USER_ID = '00000000-0000-0000-0000-000000000000';
  */
 export async function login(app: FastifyInstance, identifier: string, password: string, client: ClientInfo) {
   const { loginPerAddress, windowMs, lockoutThreshold, lockoutMs } = app.config.limits;
-  if ((await countHit(app.db, `login:ip:${client.ip}`, windowMs)) > loginPerAddress) {
-    throw tooManyRequests(messages.login.tooManyAttempts);
-  }
-  const user = await findSignInCandidate(app.db, identifier.trim().toLowerCase());
+  const { hits, candidate: user } = await recordSignInAttempt(app.db, identifier.trim().toLowerCase(), {
+    key: `login:ip:${client.ip}`,
+    windowMs,
+  });
+  if (hits > loginPerAddress) throw tooManyRequests(messages.login.tooManyAttempts);
   const passwordMatches = await app.hasher.verify(user?.passwordHash ?? null, password);
   const locked = !!user?.lockedUntil && user.lockedUntil > new Date();
 
