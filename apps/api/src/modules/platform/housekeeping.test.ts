@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { idempotencyKeys, rateLimitBuckets, sessions } from '../../db/schema/index.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/harness.js';
+import { executePrepared } from '../../lib/statements.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import { ACCESS_COOKIE } from '../auth/cookies.js';
 import { countHit } from './rate-limit.repo.js';
-import { pruneExpired } from './housekeeping.js';
+import { pruneExpired, runHousekeeping } from './housekeeping.js';
 
 let ctx: TestContext;
 
@@ -77,4 +78,21 @@ describe('pruneExpired', () => {
     expect((await live.get('/api/auth/profile')).statusCode).toBe(200);
     expect((await ended.post('/api/auth/auth-session/refresh-token', {})).statusCode).toBe(401);
   });
+
+  it.runIf(process.env.TEST_DATABASE !== 'postgres')(
+    'gives the embedded database the statistics and cleanup its missing autovacuum would',
+    async () => {
+      const db = ctx.database.db;
+      const statistics = async () => {
+        const [row] = await executePrepared<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from pg_stats where tablename = 'users'`,
+        );
+        return row!.n;
+      };
+      expect(await statistics()).toBe(0);
+      await runHousekeeping(db, ctx.database.kind, new Date());
+      expect(await statistics()).toBeGreaterThan(0);
+    },
+  );
 });
