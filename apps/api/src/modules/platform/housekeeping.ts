@@ -40,9 +40,9 @@ export async function pruneExpired(db: Db, now: Date) {
  * One run of the housekeeping: `pruneExpired`, and on the embedded database what PostgreSQL's
  * autovacuum does elsewhere. PGlite runs no autovacuum: without this its planner never has column
  * statistics (how common a value is, which decides between an index and a scan) for tables that
- * grew, and the row versions that sign-ins and refreshes replace (rate-limit windows, rotated sessions) are
- * never reclaimed. At 100,000 users and 100,000 activity entries it takes 0.3–0.5 s, once an hour.
- * Returns how many rows were pruned.
+ * grew, and the row versions that sign-ins and refreshes replace (rate-limit windows, rotated
+ * sessions) are never reclaimed. At 100,000 users and 100,000 activity entries it takes 0.3–0.5 s,
+ * once an hour. Returns how many rows were pruned.
  */
 export async function runHousekeeping(db: Db, kind: Database['kind'], now: Date): Promise<number> {
   const pruned = await pruneExpired(db, now);
