@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { DrizzleQueryError, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
+import { runsNamedStatements } from '../db/embedded-client.js';
 
 /** Renders as both drivers' dialect does (the database handles are made without a casing option). */
 const dialect = new PgDialect();
@@ -41,10 +42,20 @@ export function statementName(text: string): string {
  * per call until a generic plan proves no costlier than the plans for the actual values, which is
  * PostgreSQL's own rule for prepared statements. A connection keeps each text it prepared, so a
  * statement's text must not vary with a value: values are parameters, lists one array parameter.
- * PGlite has no named statements; there the statement runs as `db.execute` would run it.
+ * PGlite's driver sends no names, so the embedded client runs them itself (db/embedded-client.ts).
  */
 export async function executePrepared<Row>(db: Db, statement: SQL): Promise<Row[]> {
   const query = dialect.sqlToQuery(statement);
-  const prepared = db._.session.prepareQuery(query, undefined, statementName(query.sql), false);
+  const name = statementName(query.sql);
+  const embedded = (db._.session as unknown as { client: unknown }).client;
+  if (runsNamedStatements(embedded)) {
+    try {
+      return (await embedded.executeNamed<Row>(name, query.sql, query.params)).rows;
+    } catch (error) {
+      // Wrapped as drizzle wraps a failed statement, so callers see one shape on both databases.
+      throw new DrizzleQueryError(query.sql, query.params, error as Error);
+    }
+  }
+  const prepared = db._.session.prepareQuery(query, undefined, name, false);
   return ((await prepared.execute()) as { rows: Row[] }).rows;
 }
