@@ -1,5 +1,5 @@
 import { Navigate, Outlet, type RouteObject } from 'react-router';
-import { LoadingLayerProvider } from './loading-layer';
+import { FullScreenLoading, LoadingLayerProvider } from './loading-layer';
 import { ProtectedLayout, PublicOnlyLayout } from './guard';
 import { RouteErrorView } from './route-error-view';
 
@@ -133,6 +133,8 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteErrorView />,
+    // The first page's code is loaded before the router renders: the full-screen loading view meanwhile.
+    HydrateFallback: FullScreenLoading,
     children: [
       { path: '/auth', element: <PublicOnlyLayout />, children: authChildren },
       { path: '/dashboard', element: <ProtectedLayout />, children: dashboardChildren },
