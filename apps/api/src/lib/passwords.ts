@@ -11,22 +11,13 @@ export interface HashCost {
 export const DEFAULT_HASH_COST: HashCost = { memoryCost: 19_456, timeCost: 2 };
 
 /**
- * How many Argon2id hashes and verifies run at once in this process: one per core, and one more
- * while libuv's threadpool keeps a thread spare for file work; the rest queued in order. Each takes
- * its 19 MiB and tens of milliseconds of a core, so more at once only take turns, evicting each
- * other's memory from the caches (four at once on two cores: sign-ins ÷ verifies 0.77, one per core
- * 0.80–0.81). The one more is ready to start when a hash ends, where a core otherwise waits for the
- * main thread to hand it the next: in a sign-in flood on two cores the machine sat idle 4–6 % of the
- * time with two, 1 % with three (docs/decisions/008).
+ * How many Argon2id hashes and verifies run at once in this process: one per core, the rest queued
+ * in order. Each takes its 19 MiB and tens of milliseconds of a core, so more at once only take
+ * turns, evicting each other's memory from the caches, and hold more of libuv's four threadpool
+ * threads, where file reads then wait. On 2 cores, sign-ins ÷ Argon2id verifies went from 0.77 to
+ * 0.80–0.81 in three interleaved pairs (docs/decisions/008).
  */
-export function concurrentHashes(cores: number, threadpoolSize: number): number {
-  return Math.max(cores, Math.min(cores + 1, threadpoolSize - 1));
-}
-
-export const CONCURRENT_HASHES = concurrentHashes(
-  availableParallelism(),
-  Number(process.env.UV_THREADPOOL_SIZE) || 4,
-);
+export const CONCURRENT_HASHES = availableParallelism();
 const hashing = pLimit(CONCURRENT_HASHES);
 
 export function createPasswordHasher(cost: HashCost = DEFAULT_HASH_COST) {
