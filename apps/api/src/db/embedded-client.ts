@@ -49,23 +49,6 @@ interface PreparedStatement {
 /** Named statements kept per client; past this the oldest is closed (a text per filter shape). */
 const MAX_PREPARED = 500;
 
-/** Protocol messages as one buffer, so the backend handles them in one call into WASM. */
-function oneBuffer(parts: Uint8Array[]): Uint8Array {
-  const buffer = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    buffer.set(part, offset);
-    offset += part.length;
-  }
-  return buffer;
-}
-
-/** A PGlite error with the statement that raised it, as PGlite's own `query` reports it. */
-function withStatement(error: unknown, text: string, params: unknown[]): unknown {
-  if (error instanceof messages.DatabaseError) Object.assign(error, { query: text, params });
-  return error;
-}
-
 /**
  * PGlite with drizzle's parsers set once on the client instead of on each query. Given parsers with
  * a query, PGlite 0.5 copies its whole parser table (318 entries, one per type and array type) to
@@ -113,28 +96,22 @@ class EmbeddedClient extends PGlite {
 
   #runNamed<T>(name: string, text: string, params: unknown[], syncToFs: boolean): Promise<Results<T>> {
     return this._runExclusiveQuery(async () => {
-      let statement: PreparedStatement;
-      let answer: messages.BackendMessage[];
-      try {
-        statement = this.#prepared.get(name) ?? (await this.#prepare(name, text));
-        // Values serialized as PGlite's `query` does, by the type the database gave each parameter.
-        const values = params.map((value, i) => {
-          if (value === null || value === undefined) return null;
-          const serializer = this.serializers[statement.paramTypes[i]!];
-          return serializer ? serializer(value) : String(value);
-        });
-        // With Sync in the same buffer, a failed statement still ends its extended-protocol exchange.
-        answer = await this.execProtocolStream(
-          oneBuffer([
-            protocol.serialize.bind({ statement: name, values }),
-            protocol.serialize.execute({}),
-            protocol.serialize.sync(),
-          ]),
-          { syncToFs: false },
-        );
-      } catch (error) {
-        throw withStatement(error, text, params);
-      }
+      const statement = this.#prepared.get(name) ?? (await this.#prepare(name, text));
+      // Values serialized as PGlite's `query` does, by the type the database gave each parameter.
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serializer = this.serializers[statement.paramTypes[i]!];
+        return serializer ? serializer(value) : String(value);
+      });
+      // One buffer, one call into WASM; with Sync in it, a failed statement still ends its exchange.
+      const answer = await this.execProtocolStream(
+        Buffer.concat([
+          protocol.serialize.bind({ statement: name, values }),
+          protocol.serialize.execute({}),
+          protocol.serialize.sync(),
+        ]),
+        { syncToFs: false },
+      );
       if (syncToFs) await this.syncToFs();
       const described = statement.rowDescription ? [statement.rowDescription, ...answer] : answer;
       return parse.parseResults(described, this.parsers, { rowMode: 'object' })[0] as Results<T>;
@@ -149,7 +126,7 @@ class EmbeddedClient extends PGlite {
       close.push(protocol.serialize.close({ type: 'S', name: oldest }));
     }
     const answer = await this.execProtocolStream(
-      oneBuffer([
+      Buffer.concat([
         ...close,
         protocol.serialize.parse({ name, text }),
         protocol.serialize.describe({ type: 'S', name }),
