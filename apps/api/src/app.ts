@@ -5,7 +5,12 @@ import fp from 'fastify-plugin';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database, Db } from './db/client.js';
 import type { Env } from './env.js';
-import { createPasswordHasher, type HashCost, type PasswordHasher } from './lib/passwords.js';
+import {
+  answeringOtherRequest,
+  createPasswordHasher,
+  type HashCost,
+  type PasswordHasher,
+} from './lib/passwords.js';
 import { lowerThreadpoolPriority } from './lib/thread-priority.js';
 import { createResponseSerializerCompiler } from './lib/response-serializer.js';
 import { createMailer, type Mailer } from './modules/mail/mail.service.js';
@@ -57,6 +62,10 @@ declare module 'fastify' {
     mailer: Mailer;
     secrets: { session: string };
   }
+  interface FastifyContextConfig {
+    /** The route's time is mostly a password hash: hashes make no room for it (lib/passwords.ts). */
+    hashesPassword?: boolean;
+  }
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -82,6 +91,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('hasher', createPasswordHasher(options.hashCost));
   // Hashing yields the CPU to request handling when both want it (a sign-in flood).
   await lowerThreadpoolPriority();
+  app.addHook('onRequest', (request, reply, done) => {
+    // 'close' comes once the answer is written or the client has gone, whichever way it ended.
+    if (!request.routeOptions.config.hashesPassword) reply.raw.once('close', answeringOtherRequest());
+    done();
+  });
   app.decorate(
     'mailer',
     createMailer({ smtpUrl: options.env.SMTP_URL, from: options.env.MAIL_FROM, log: app.log }),

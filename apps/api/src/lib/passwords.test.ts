@@ -1,7 +1,36 @@
 import argon2 from 'argon2';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEST_HASH_COST } from '../../test/harness.js';
-import { CONCURRENT_HASHES, createPasswordHasher } from './passwords.js';
+import {
+  answeringOtherRequest,
+  CONCURRENT_HASHES,
+  createPasswordHasher,
+  hashesAllowedNow,
+  QUIET_BEFORE_EVERY_CORE_MS,
+} from './passwords.js';
+
+const BESIDE_REQUESTS = Math.max(1, CONCURRENT_HASHES - 1);
+const quietSpell = () => new Promise((resolve) => setTimeout(resolve, QUIET_BEFORE_EVERY_CORE_MS + 50));
+
+/** The most verifies that ran at once while `verifications` were asked for together. */
+async function mostAtOnce(verifications: number): Promise<number> {
+  const hasher = createPasswordHasher(TEST_HASH_COST);
+  const hash = await hasher.hash('Right-Passw0rd!');
+  const verify = argon2.verify.bind(argon2);
+  let running = 0;
+  let most = 0;
+  const spy = vi.spyOn(argon2, 'verify').mockImplementation(async (...args) => {
+    most = Math.max(most, ++running);
+    try {
+      return await verify(...args);
+    } finally {
+      running--;
+    }
+  });
+  await Promise.all(Array.from({ length: verifications }, () => hasher.verify(hash, 'Right-Passw0rd!')));
+  spy.mockRestore();
+  return most;
+}
 
 describe('password hasher', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -33,5 +62,28 @@ describe('password hasher', () => {
     const verify = vi.spyOn(argon2, 'verify');
     expect(await hasher.verify(null, 'not-a-real-password-0')).toBe(false);
     expect(verify).toHaveBeenCalledTimes(1);
+  });
+
+  it('runs one hash fewer while another request is answered, and every core again after a quiet spell', async () => {
+    const answered = answeringOtherRequest();
+    expect(await mostAtOnce(CONCURRENT_HASHES * 3)).toBe(BESIDE_REQUESTS);
+    answered();
+    // Not at once: the next request of a stream comes microseconds after the answer before it.
+    expect(hashesAllowedNow()).toBe(BESIDE_REQUESTS);
+    await quietSpell();
+    expect(hashesAllowedNow()).toBe(CONCURRENT_HASHES);
+    expect(await mostAtOnce(CONCURRENT_HASHES * 3)).toBe(CONCURRENT_HASHES);
+  });
+
+  it('keeps the room while any other request is in flight, however often one is marked answered', async () => {
+    const first = answeringOtherRequest();
+    const second = answeringOtherRequest();
+    first();
+    first();
+    await quietSpell();
+    expect(hashesAllowedNow()).toBe(BESIDE_REQUESTS);
+    second();
+    await quietSpell();
+    expect(hashesAllowedNow()).toBe(CONCURRENT_HASHES);
   });
 });

@@ -18,7 +18,42 @@ export const DEFAULT_HASH_COST: HashCost = { memoryCost: 19_456, timeCost: 2 };
  * 0.80–0.81 in three interleaved pairs (docs/decisions/008).
  */
 export const CONCURRENT_HASHES = availableParallelism();
+/** While other requests are being answered, hashes leave them a core (on a machine with two or more). */
+const HASHES_BESIDE_REQUESTS = Math.max(1, CONCURRENT_HASHES - 1);
+/**
+ * How long after the last other request hashes wait before taking every core again. Requests come in
+ * streams with gaps of microseconds between one answer and the next request; a queued hash started
+ * in such a gap held the core for its whole 20 ms, and the list's p99 in a sign-in flood stayed where
+ * it was (2.24 against 1.92 with no room made, scratch, PostgreSQL).
+ */
+export const QUIET_BEFORE_EVERY_CORE_MS = 50;
 const hashing = pLimit(CONCURRENT_HASHES);
+let otherRequestsInFlight = 0;
+// Re-armed by refresh() whenever the last other request is answered.
+const takeEveryCore = setTimeout(() => {
+  if (otherRequestsInFlight === 0) hashing.concurrency = CONCURRENT_HASHES;
+}, QUIET_BEFORE_EVERY_CORE_MS).unref();
+
+/**
+ * Marks a request that does not wait on a password hash as being answered, until the returned
+ * function is called (once is enough; more calls do nothing). While any is, and for
+ * QUIET_BEFORE_EVERY_CORE_MS after, one hash fewer runs at once, so a flood of sign-ins cannot hold
+ * every core while pages wait: the threadpool's lower priority (lib/thread-priority.ts) does not
+ * reach the database's processes. On a busy machine the hashes got no more CPU with every core than
+ * with one less, so sign-ins lose nothing there; alone, they take every core (docs/decisions/008).
+ */
+export function answeringOtherRequest(): () => void {
+  if (++otherRequestsInFlight === 1) hashing.concurrency = HASHES_BESIDE_REQUESTS;
+  let answered = false;
+  return () => {
+    if (answered) return;
+    answered = true;
+    if (--otherRequestsInFlight === 0) takeEveryCore.refresh();
+  };
+}
+
+/** How many hashes may run at once now. */
+export const hashesAllowedNow = (): number => hashing.concurrency;
 
 export function createPasswordHasher(cost: HashCost = DEFAULT_HASH_COST) {
   const options = { type: argon2.argon2id as 2, parallelism: 1, ...cost };

@@ -33,7 +33,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/auth/auth-session/login',
     {
-      config: { access: access.public },
+      config: { access: access.public, hashesPassword: true },
       schema: {
         tags,
         summary: 'Sign in with email or username',
@@ -132,7 +132,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/auth/reset-password',
     {
-      config: { access: access.public },
+      config: { access: access.public, hashesPassword: true },
       schema: {
         tags,
         summary: 'Set a password from an invite or reset link',
