@@ -22,9 +22,8 @@ export const CONCURRENT_HASHES = availableParallelism();
 const HASHES_BESIDE_REQUESTS = Math.max(1, CONCURRENT_HASHES - 1);
 /**
  * How long after the last other request hashes wait before taking every core again. Requests come in
- * streams with gaps of microseconds between one answer and the next request; a queued hash started
- * in such a gap held the core for its whole 20 ms, and the list's p99 in a sign-in flood stayed where
- * it was (2.24 against 1.92 with no room made, scratch, PostgreSQL).
+ * streams, the next one microseconds after the answer before it: a queued hash would start in such a
+ * gap and hold the core for its whole 20 ms.
  */
 export const QUIET_BEFORE_EVERY_CORE_MS = 50;
 const hashing = pLimit(CONCURRENT_HASHES);
