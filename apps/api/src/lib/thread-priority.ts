@@ -19,7 +19,9 @@ function threadpoolThreadId(): Promise<number | null> {
  * main thread's (which answers every request) and the database's. A flood of sign-ins then uses
  * the CPU that requests leave idle instead of taking turns with them: with every core hashing, a
  * page of the user list otherwise waits behind a queue of 50 ms hashes (docs/decisions/007). On an
- * idle machine nothing changes, hashes run at full speed.
+ * idle machine nothing changes, hashes run at full speed. Niceness orders threads only within the
+ * kernel's scheduling group (a session or a cgroup), so it does not put hashes behind PostgreSQL's
+ * processes: `answeringOtherRequest` in lib/passwords.ts makes room for those.
  *
  * Linux only (elsewhere a no-op). The threadpool's threads are found by asking `/proc/thread-self`
  * from inside them: an async `fs.readlink` runs on a threadpool thread, and a burst of them lands on
