@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import argon2 from 'argon2';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { CSRF_COOKIE, SYSTEM_ROLES } from '@portal/shared';
 import { eq, sql } from 'drizzle-orm';
+import { vi } from 'vitest';
 import { buildApp, type AppConfig } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { roles, users } from '../src/db/schema/index.js';
@@ -249,4 +251,23 @@ export async function tableFingerprint(ctx: TestContext): Promise<() => Promise<
     const rows = rowsOf(await ctx.database.db.execute(sql.raw(query))) as { name: string; h: string }[];
     return rows.map((r) => `${r.name}:${r.h}`).join(',');
   };
+}
+
+/**
+ * Spies on Argon2id verifications (until vi.restoreAllMocks) and returns a reading of the most that
+ * have run at once since.
+ */
+export function watchVerificationsAtOnce(): () => number {
+  const verify = argon2.verify.bind(argon2);
+  let running = 0;
+  let most = 0;
+  vi.spyOn(argon2, 'verify').mockImplementation(async (...args) => {
+    most = Math.max(most, ++running);
+    try {
+      return await verify(...args);
+    } finally {
+      running--;
+    }
+  });
+  return () => most;
 }

@@ -1,5 +1,4 @@
 import { connect, type Socket } from 'node:net';
-import argon2 from 'argon2';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CONCURRENT_HASHES,
@@ -7,7 +6,7 @@ import {
   hashesAllowedNow,
   QUIET_BEFORE_EVERY_CORE_MS,
 } from '../src/lib/passwords.js';
-import { createTestApp, type TestContext } from './harness.js';
+import { createTestApp, watchVerificationsAtOnce, type TestContext } from './harness.js';
 
 // Production cost: an unknown account's sign-in verifies against the hasher's own dummy hash, and at
 // 19 MiB each verification lasts long enough for the sign-ins sent together to overlap.
@@ -22,17 +21,7 @@ afterEach(() => vi.restoreAllMocks());
 
 /** The most Argon2id verifications that ran at once while `count` sign-ins were answered together. */
 async function verificationsAtOnce(count: number): Promise<number> {
-  const verify = argon2.verify.bind(argon2);
-  let running = 0;
-  let most = 0;
-  vi.spyOn(argon2, 'verify').mockImplementation(async (...args) => {
-    most = Math.max(most, ++running);
-    try {
-      return await verify(...args);
-    } finally {
-      running--;
-    }
-  });
+  const most = watchVerificationsAtOnce();
   const answers = await Promise.all(
     Array.from({ length: count }, (_, i) =>
       ctx.app.inject({
@@ -43,7 +32,7 @@ async function verificationsAtOnce(count: number): Promise<number> {
     ),
   );
   expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 401));
-  return most;
+  return most();
 }
 
 /** A request whose body never finishes arriving: in flight until the socket is destroyed. */
