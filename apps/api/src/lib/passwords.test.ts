@@ -6,10 +6,10 @@ import {
   CONCURRENT_HASHES,
   createPasswordHasher,
   hashesAllowedNow,
+  HASHES_BESIDE_REQUESTS,
   QUIET_BEFORE_EVERY_CORE_MS,
 } from './passwords.js';
 
-const BESIDE_REQUESTS = Math.max(1, CONCURRENT_HASHES - 1);
 const quietSpell = () => new Promise((resolve) => setTimeout(resolve, QUIET_BEFORE_EVERY_CORE_MS + 50));
 
 /** The most verifies that ran at once while `verifications` were asked for together. */
@@ -46,10 +46,10 @@ describe('password hasher', () => {
 
   it('runs one hash fewer while another request is answered, and every core again after a quiet spell', async () => {
     const answered = answeringOtherRequest();
-    expect(await mostAtOnce(CONCURRENT_HASHES * 3)).toBe(BESIDE_REQUESTS);
+    expect(await mostAtOnce(CONCURRENT_HASHES * 3)).toBe(HASHES_BESIDE_REQUESTS);
     answered();
     // Not at once: the next request of a stream comes microseconds after the answer before it.
-    expect(hashesAllowedNow()).toBe(BESIDE_REQUESTS);
+    expect(hashesAllowedNow()).toBe(HASHES_BESIDE_REQUESTS);
     await quietSpell();
     expect(hashesAllowedNow()).toBe(CONCURRENT_HASHES);
     expect(await mostAtOnce(CONCURRENT_HASHES * 3)).toBe(CONCURRENT_HASHES);
@@ -61,7 +61,7 @@ describe('password hasher', () => {
     first();
     first();
     await quietSpell();
-    expect(hashesAllowedNow()).toBe(BESIDE_REQUESTS);
+    expect(hashesAllowedNow()).toBe(HASHES_BESIDE_REQUESTS);
     second();
     await quietSpell();
     expect(hashesAllowedNow()).toBe(CONCURRENT_HASHES);

@@ -19,7 +19,7 @@ export const DEFAULT_HASH_COST: HashCost = { memoryCost: 19_456, timeCost: 2 };
  */
 export const CONCURRENT_HASHES = availableParallelism();
 /** While other requests are being answered, hashes leave them a core (on a machine with two or more). */
-const HASHES_BESIDE_REQUESTS = Math.max(1, CONCURRENT_HASHES - 1);
+export const HASHES_BESIDE_REQUESTS = Math.max(1, CONCURRENT_HASHES - 1);
 /**
  * How long after the last other request hashes wait before taking every core again. Requests come in
  * streams, the next one microseconds after the answer before it: a queued hash would start in such a
