@@ -5,9 +5,11 @@ import {
   answeringOtherRequest,
   CONCURRENT_HASHES,
   createPasswordHasher,
+  DEFAULT_HASH_COST,
   hashesAllowedNow,
   HASHES_BESIDE_REQUESTS,
   QUIET_BEFORE_EVERY_CORE_MS,
+  REST_PER_HASH_BESIDE_REQUESTS,
 } from './passwords.js';
 
 const quietSpell = () => new Promise((resolve) => setTimeout(resolve, QUIET_BEFORE_EVERY_CORE_MS + 50));
@@ -20,6 +22,31 @@ async function mostAtOnce(verifications: number): Promise<number> {
   await Promise.all(Array.from({ length: verifications }, () => hasher.verify(hash, 'Right-Passw0rd!')));
   vi.restoreAllMocks();
   return most();
+}
+
+/**
+ * Verifies at the production cost, one after another: for each after the first, how long after the
+ * one before it ended it started, and how long the one before took (milliseconds).
+ */
+async function gapsBetweenVerifies(verifications: number) {
+  const hasher = createPasswordHasher(DEFAULT_HASH_COST);
+  const hash = await hasher.hash('Right-Passw0rd!');
+  const verify = argon2.verify.bind(argon2);
+  const runs: { start: number; end: number }[] = [];
+  vi.spyOn(argon2, 'verify').mockImplementation(async (...args) => {
+    const run = { start: performance.now(), end: NaN };
+    runs.push(run);
+    try {
+      return await verify(...args);
+    } finally {
+      run.end = performance.now();
+    }
+  });
+  for (let i = 0; i < verifications; i++) await hasher.verify(hash, 'Right-Passw0rd!');
+  vi.restoreAllMocks();
+  return runs
+    .slice(1)
+    .map((run, i) => ({ gap: run.start - runs[i]!.end, before: runs[i]!.end - runs[i]!.start }));
 }
 
 describe('password hasher', () => {
@@ -65,5 +92,17 @@ describe('password hasher', () => {
     second();
     await quietSpell();
     expect(hashesAllowedNow()).toBe(CONCURRENT_HASHES);
+  });
+
+  it('beside another request, rests before each hash as long as the one before it took; alone, not at all', async () => {
+    const answered = answeringOtherRequest();
+    const beside = await gapsBetweenVerifies(4);
+    answered();
+    await quietSpell();
+    const alone = await gapsBetweenVerifies(4);
+    // A timer may fire up to a millisecond early; a verification at this cost takes tens.
+    for (const { gap, before } of beside)
+      expect(gap).toBeGreaterThan(before * REST_PER_HASH_BESIDE_REQUESTS - 1);
+    for (const { gap, before } of alone) expect(gap).toBeLessThan(before / 2);
   });
 });

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import argon2 from 'argon2';
 import pLimit from 'p-limit';
 
@@ -26,23 +27,38 @@ export const HASHES_BESIDE_REQUESTS = Math.max(1, CONCURRENT_HASHES - 1);
  * gap and hold the core for its whole 20 ms.
  */
 export const QUIET_BEFORE_EVERY_CORE_MS = 50;
+/**
+ * Beside other requests, each hash first rests as long as the one before it took, so hashing takes
+ * at most half of the core it shares with them. A running hash fills its core for 20 ms and, with
+ * 19 MiB, evicts the caches that requests and the database's processes use on the other: with one
+ * hash straight after another, the user list's p99 in a sign-in flood was 2.1 times its quiet p99,
+ * resting 1.6 times, at 19 sign-ins/s in place of 38 (docs/decisions/008).
+ */
+export const REST_PER_HASH_BESIDE_REQUESTS = 1;
 const hashing = pLimit(CONCURRENT_HASHES);
 let otherRequestsInFlight = 0;
+let besideRequests = false;
+let lastHash = { endedAt: 0, tookMs: 0 };
 // Re-armed by refresh() whenever the last other request is answered.
 const takeEveryCore = setTimeout(() => {
-  if (otherRequestsInFlight === 0) hashing.concurrency = CONCURRENT_HASHES;
+  if (otherRequestsInFlight > 0) return;
+  besideRequests = false;
+  hashing.concurrency = CONCURRENT_HASHES;
 }, QUIET_BEFORE_EVERY_CORE_MS).unref();
 
 /**
  * Marks a request that does not wait on a password hash as being answered, until the returned
  * function is called (once is enough; more calls do nothing). While any is, and for
- * QUIET_BEFORE_EVERY_CORE_MS after, one hash fewer runs at once, so a flood of sign-ins cannot hold
- * every core while pages wait: the threadpool's lower priority (lib/thread-priority.ts) does not
- * reach the database's processes. On a busy machine the hashes got no more CPU with every core than
- * with one less, so sign-ins lose nothing there; alone, they take every core (docs/decisions/008).
+ * QUIET_BEFORE_EVERY_CORE_MS after, one hash fewer runs at once and each rests before it starts, so
+ * a flood of sign-ins cannot hold the CPU while pages wait: the threadpool's lower priority
+ * (lib/thread-priority.ts) does not reach the database's processes. Alone, sign-ins take every core
+ * without rest (docs/decisions/008).
  */
 export function answeringOtherRequest(): () => void {
-  if (++otherRequestsInFlight === 1) hashing.concurrency = HASHES_BESIDE_REQUESTS;
+  if (++otherRequestsInFlight === 1) {
+    besideRequests = true;
+    hashing.concurrency = HASHES_BESIDE_REQUESTS;
+  }
   let answered = false;
   return () => {
     if (answered) return;
@@ -51,19 +67,36 @@ export function answeringOtherRequest(): () => void {
   };
 }
 
+/** One hash or verify, in its turn: queued for a core, and rested beside other requests. */
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  return hashing(async () => {
+    if (besideRequests) {
+      const rest = lastHash.endedAt + lastHash.tookMs * REST_PER_HASH_BESIDE_REQUESTS - performance.now();
+      if (rest > 0) await sleep(rest);
+    }
+    const startedAt = performance.now();
+    try {
+      return await work();
+    } finally {
+      const endedAt = performance.now();
+      lastHash = { endedAt, tookMs: endedAt - startedAt };
+    }
+  });
+}
+
 /** How many hashes may run at once now. */
 export const hashesAllowedNow = (): number => hashing.concurrency;
 
 export function createPasswordHasher(cost: HashCost = DEFAULT_HASH_COST) {
   const options = { type: argon2.argon2id as 2, parallelism: 1, ...cost };
   // A hash to verify against when the account is unknown, so the answer takes the same time.
-  const dummy = hashing(() => argon2.hash('not-a-real-password-0', options));
+  const dummy = inTurn(() => argon2.hash('not-a-real-password-0', options));
   return {
-    hash: (password: string) => hashing(() => argon2.hash(password, options)),
+    hash: (password: string) => inTurn(() => argon2.hash(password, options)),
     verify: async (hash: string | null, password: string): Promise<boolean> => {
       const against = hash ?? (await dummy);
       try {
-        const matches = await hashing(() => argon2.verify(against, password));
+        const matches = await inTurn(() => argon2.verify(against, password));
         return hash !== null && matches;
       } catch {
         return false;
