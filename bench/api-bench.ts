@@ -15,7 +15,7 @@ import { loadEnv } from '../apps/api/src/env.js';
 import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
 import { sha256Hex } from '../apps/api/src/lib/tokens.js';
 import { createOrganizations, growActivity, growUsers } from './dataset.js';
-import { compare, load, type Measure, type Target } from './load.js';
+import { compare, load, median, type Measure, type Target } from './load.js';
 
 const ADMIN = { email: 'bench-root@portal.test', password: 'Bench-Passw0rd!' };
 const BENCH_USER_PASSWORD = 'Bench-User-Passw0rd!';
@@ -256,8 +256,10 @@ export async function benchApi(
 
     log(`[${kind}] list p99 while sign-ins flood`);
     const quiet: Measure = (seconds) => load(list, seconds, 5);
+    const signInsInFlood: number[] = [];
     const flooded: Measure = async (seconds) => {
-      const [listUnderLoad] = await Promise.all([load(list, seconds, 5), load(login, seconds, 10)]);
+      const [listUnderLoad, signIns] = await Promise.all([load(list, seconds, 5), load(login, seconds, 10)]);
+      signInsInFlood.push(signIns.rps);
       // The hashes still queued finish in the next second; the quiet list is not measured in them.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       return listUnderLoad;
@@ -269,7 +271,8 @@ export async function benchApi(
       value: floodRatio,
       goal: '≤ 3',
       pass: floodRatio <= 3,
-      detail: `${ms(flood.median('flooded', 'p99'))} vs ${ms(flood.median('quiet', 'p99'))} ms, ${flood.spread('flooded', 'quiet', 'p99')}`,
+      // Pages come first: what the sign-ins in the flood get is part of the trade (lib/passwords.ts).
+      detail: `${ms(flood.median('flooded', 'p99'))} vs ${ms(flood.median('quiet', 'p99'))} ms, ${flood.spread('flooded', 'quiet', 'p99')}; ${median(signInsInFlood.slice(1)).toFixed(1)} sign-ins/s in the flood`,
     });
 
     log(`[${kind}] a route through every global hook against a bare Fastify hello`);
