@@ -254,20 +254,24 @@ export async function tableFingerprint(ctx: TestContext): Promise<() => Promise<
 }
 
 /**
- * Spies on Argon2id verifications (until vi.restoreAllMocks) and returns a reading of the most that
- * have run at once since.
+ * Spies on Argon2id verifications (until vi.restoreAllMocks): when each one ran, in the order they
+ * started (`end` is NaN while running), and the most that have run at once since.
  */
-export function watchVerificationsAtOnce(): () => number {
+export function watchVerifications() {
   const verify = argon2.verify.bind(argon2);
+  const runs: { start: number; end: number }[] = [];
   let running = 0;
   let most = 0;
   vi.spyOn(argon2, 'verify').mockImplementation(async (...args) => {
+    const run = { start: performance.now(), end: NaN };
+    runs.push(run);
     most = Math.max(most, ++running);
     try {
       return await verify(...args);
     } finally {
       running--;
+      run.end = performance.now();
     }
   });
-  return () => most;
+  return { runs, mostAtOnce: () => most };
 }

@@ -7,7 +7,7 @@ import {
   HASHES_BESIDE_REQUESTS,
   QUIET_BEFORE_EVERY_CORE_MS,
 } from '../src/lib/passwords.js';
-import { createTestApp, watchVerificationsAtOnce, type TestContext } from './harness.js';
+import { createTestApp, watchVerifications, type TestContext } from './harness.js';
 
 // Production cost: an unknown account's sign-in verifies against the hasher's own dummy hash, and at
 // 19 MiB each verification lasts long enough for the sign-ins sent together to overlap.
@@ -22,7 +22,7 @@ afterEach(() => vi.restoreAllMocks());
 
 /** The most Argon2id verifications that ran at once while `count` sign-ins were answered together. */
 async function verificationsAtOnce(count: number): Promise<number> {
-  const most = watchVerificationsAtOnce();
+  const watch = watchVerifications();
   const answers = await Promise.all(
     Array.from({ length: count }, (_, i) =>
       ctx.app.inject({
@@ -33,7 +33,7 @@ async function verificationsAtOnce(count: number): Promise<number> {
     ),
   );
   expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 401));
-  return most();
+  return watch.mostAtOnce();
 }
 
 /** A request whose body never finishes arriving: in flight until the socket is destroyed. */

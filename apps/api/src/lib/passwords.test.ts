@@ -1,6 +1,6 @@
 import argon2 from 'argon2';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TEST_HASH_COST, watchVerificationsAtOnce } from '../../test/harness.js';
+import { TEST_HASH_COST, watchVerifications } from '../../test/harness.js';
 import {
   answeringOtherRequest,
   CONCURRENT_HASHES,
@@ -18,10 +18,10 @@ const quietSpell = () => new Promise((resolve) => setTimeout(resolve, QUIET_BEFO
 async function mostAtOnce(verifications: number): Promise<number> {
   const hasher = createPasswordHasher(TEST_HASH_COST);
   const hash = await hasher.hash('Right-Passw0rd!');
-  const most = watchVerificationsAtOnce();
+  const watch = watchVerifications();
   await Promise.all(Array.from({ length: verifications }, () => hasher.verify(hash, 'Right-Passw0rd!')));
   vi.restoreAllMocks();
-  return most();
+  return watch.mostAtOnce();
 }
 
 /**
@@ -31,17 +31,7 @@ async function mostAtOnce(verifications: number): Promise<number> {
 async function gapsBetweenVerifies(verifications: number) {
   const hasher = createPasswordHasher(DEFAULT_HASH_COST);
   const hash = await hasher.hash('Right-Passw0rd!');
-  const verify = argon2.verify.bind(argon2);
-  const runs: { start: number; end: number }[] = [];
-  vi.spyOn(argon2, 'verify').mockImplementation(async (...args) => {
-    const run = { start: performance.now(), end: NaN };
-    runs.push(run);
-    try {
-      return await verify(...args);
-    } finally {
-      run.end = performance.now();
-    }
-  });
+  const { runs } = watchVerifications();
   for (let i = 0; i < verifications; i++) await hasher.verify(hash, 'Right-Passw0rd!');
   vi.restoreAllMocks();
   return runs
@@ -55,13 +45,13 @@ describe('password hasher', () => {
   it('runs no more Argon2id verifies at once than there are cores, and answers each one', async () => {
     const hasher = createPasswordHasher(TEST_HASH_COST);
     const hash = await hasher.hash('Right-Passw0rd!');
-    const most = watchVerificationsAtOnce();
+    const watch = watchVerifications();
     const passwords = Array.from({ length: CONCURRENT_HASHES * 3 }, (_, i) =>
       i % 2 ? 'Right-Passw0rd!' : 'Wrong-Passw0rd!',
     );
     const answers = await Promise.all(passwords.map((p) => hasher.verify(hash, p)));
     expect(answers).toEqual(passwords.map((p) => p === 'Right-Passw0rd!'));
-    expect(most()).toBe(CONCURRENT_HASHES);
+    expect(watch.mostAtOnce()).toBe(CONCURRENT_HASHES);
   });
 
   it('verifies an unknown account against a real hash and refuses it', async () => {

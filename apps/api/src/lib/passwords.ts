@@ -39,11 +39,15 @@ const hashing = pLimit(CONCURRENT_HASHES);
 let otherRequestsInFlight = 0;
 let besideRequests = false;
 let lastHash = { endedAt: 0, tookMs: 0 };
+
+/** Whether hashes run beside other requests: one fewer at once, each after a rest (inTurn). */
+function hashBesideRequests(beside: boolean) {
+  besideRequests = beside;
+  hashing.concurrency = beside ? HASHES_BESIDE_REQUESTS : CONCURRENT_HASHES;
+}
 // Re-armed by refresh() whenever the last other request is answered.
 const takeEveryCore = setTimeout(() => {
-  if (otherRequestsInFlight > 0) return;
-  besideRequests = false;
-  hashing.concurrency = CONCURRENT_HASHES;
+  if (otherRequestsInFlight === 0) hashBesideRequests(false);
 }, QUIET_BEFORE_EVERY_CORE_MS).unref();
 
 /**
@@ -55,10 +59,7 @@ const takeEveryCore = setTimeout(() => {
  * without rest (docs/decisions/008).
  */
 export function answeringOtherRequest(): () => void {
-  if (++otherRequestsInFlight === 1) {
-    besideRequests = true;
-    hashing.concurrency = HASHES_BESIDE_REQUESTS;
-  }
+  if (++otherRequestsInFlight === 1) hashBesideRequests(true);
   let answered = false;
   return () => {
     if (answered) return;
