@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import argon2 from 'argon2';
+import argon2 from '@node-rs/argon2';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { CSRF_COOKIE, SYSTEM_ROLES } from '@portal/shared';

@@ -1,4 +1,4 @@
-import argon2 from 'argon2';
+import argon2 from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@portal/shared';

@@ -1,4 +1,4 @@
-import argon2 from 'argon2';
+import argon2 from '@node-rs/argon2';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEST_HASH_COST, watchVerifications } from '../../test/harness.js';
 import {
@@ -54,6 +54,19 @@ describe('password hasher', () => {
     expect(watch.mostAtOnce()).toBe(CONCURRENT_HASHES);
   });
 
+  it("stores Argon2id at OWASP's minimum cost, in the standard encoded form", async () => {
+    const hash = await createPasswordHasher().hash('Right-Passw0rd!');
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+  });
+
+  it('verifies the hashes stored before the switch to @node-rs/argon2 (node-argon2 wrote p before t)', async () => {
+    const stored =
+      '$argon2id$v=19$m=19456,p=1,t=2$C79jKPzYgJtIAICfuCEvrg$vra34AUBxf66Trr4eh61Bq6Lsj1OzzkPHMXq4Iefc+0';
+    const hasher = createPasswordHasher();
+    expect(await hasher.verify(stored, 'pw-123456')).toBe(true);
+    expect(await hasher.verify(stored, 'pw-1234567')).toBe(false);
+  });
+
   it('verifies an unknown account against a real hash and refuses it', async () => {
     const hasher = createPasswordHasher(TEST_HASH_COST);
     const verify = vi.spyOn(argon2, 'verify');
@@ -90,7 +103,7 @@ describe('password hasher', () => {
     answered();
     await quietSpell();
     const alone = await gapsBetweenVerifies(4);
-    // A timer may fire up to a millisecond early; a verification at this cost takes tens.
+    // A timer may fire up to a millisecond early; a verification at this cost takes about ten.
     for (const { gap, before } of beside)
       expect(gap).toBeGreaterThan(before * REST_PER_HASH_BESIDE_REQUESTS - 1);
     for (const { gap, before } of alone) expect(gap).toBeLessThan(before / 2);

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import argon2 from 'argon2';
+import argon2, { type Algorithm } from '@node-rs/argon2';
 import pLimit from 'p-limit';
 
 export interface HashCost {
@@ -8,12 +8,19 @@ export interface HashCost {
   timeCost: number;
 }
 
-/** OWASP's Argon2id minimum (19 MiB, 2 passes, 1 lane). Tests pass a cheaper cost. */
+/** `Algorithm.Argon2id`: the package's enum is an ambient const enum, out of reach under isolatedModules. */
+const ARGON2ID = 2 as Algorithm;
+
+/**
+ * OWASP's Argon2id minimum (19 MiB, 2 passes, 1 lane). Tests pass a cheaper cost. Computed by
+ * @node-rs/argon2 (RustCrypto's argon2): 8–9 ms per verification on this machine's cores, against
+ * 20 ms for node-argon2's build of the reference C code at the same cost (docs/decisions/008).
+ */
 export const DEFAULT_HASH_COST: HashCost = { memoryCost: 19_456, timeCost: 2 };
 
 /**
  * How many Argon2id hashes and verifies run at once in this process: one per core, the rest queued
- * in order. Each takes its 19 MiB and tens of milliseconds of a core, so more at once only take
+ * in order. Each takes its 19 MiB and about 9 ms of a core, so more at once only take
  * turns, evicting each other's memory from the caches, and hold more of libuv's four threadpool
  * threads, where file reads then wait. On 2 cores, sign-ins ÷ Argon2id verifies went from 0.77 to
  * 0.80–0.81 in three interleaved pairs (docs/decisions/008).
@@ -24,15 +31,17 @@ export const HASHES_BESIDE_REQUESTS = Math.max(1, CONCURRENT_HASHES - 1);
 /**
  * How long after the last other request hashes wait before taking every core again. Requests come in
  * streams, the next one microseconds after the answer before it: a queued hash would start in such a
- * gap and hold the core for its whole 20 ms.
+ * gap and hold the core for its whole run.
  */
 export const QUIET_BEFORE_EVERY_CORE_MS = 50;
 /**
  * Beside other requests, each hash first rests as long as the one before it took, so hashing takes
- * at most half of the core it shares with them. A running hash fills its core for 20 ms and, with
- * 19 MiB, evicts the caches that requests and the database's processes use on the other: with one
- * hash straight after another, the user list's p99 in a sign-in flood was 2.1 times its quiet p99,
- * resting 1.6 times, at 19 sign-ins/s in place of 38 (docs/decisions/008).
+ * at most half of the core it shares with them. A running hash fills its core and, with 19 MiB,
+ * evicts the caches that requests and the database's processes use on the other: with one hash
+ * straight after another, the user list's p99 in a sign-in flood was 2.1 times its quiet p99,
+ * resting 1.6 times, at 19 sign-ins/s in place of 38 (20 ms hashes; docs/decisions/008). Longer rests
+ * buy little: 9 ms hashes resting one, two or three times their length gave 1.55, 1.53 and 1.44, at
+ * 25, 13 and 9.5 sign-ins/s.
  */
 export const REST_PER_HASH_BESIDE_REQUESTS = 1;
 const hashing = pLimit(CONCURRENT_HASHES);
@@ -89,7 +98,7 @@ function inTurn<T>(work: () => Promise<T>): Promise<T> {
 export const hashesAllowedNow = (): number => hashing.concurrency;
 
 export function createPasswordHasher(cost: HashCost = DEFAULT_HASH_COST) {
-  const options = { type: argon2.argon2id as 2, parallelism: 1, ...cost };
+  const options = { algorithm: ARGON2ID, parallelism: 1, ...cost };
   // A hash to verify against when the account is unknown, so the answer takes the same time.
   const dummy = inTurn(() => argon2.hash('not-a-real-password-0', options));
   return {

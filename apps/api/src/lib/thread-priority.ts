@@ -18,7 +18,7 @@ function threadpoolThreadId(): Promise<number | null> {
  * Lowers the CPU priority of libuv's threadpool, where Argon2id hashes and verifies run, below the
  * main thread's (which answers every request) and the database's. A flood of sign-ins then uses
  * the CPU that requests leave idle instead of taking turns with them: with every core hashing, a
- * page of the user list otherwise waits behind a queue of 50 ms hashes (docs/decisions/007). On an
+ * page of the user list otherwise waits behind a queue of hashes (docs/decisions/007). On an
  * idle machine nothing changes, hashes run at full speed. Niceness orders threads only within the
  * kernel's scheduling group (a session or a cgroup), so it does not put hashes behind PostgreSQL's
  * processes: `answeringOtherRequest` in lib/passwords.ts makes room for those.
