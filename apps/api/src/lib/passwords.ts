@@ -8,7 +8,10 @@ export interface HashCost {
   timeCost: number;
 }
 
-/** `Algorithm.Argon2id`: the package's enum is an ambient const enum, out of reach under isolatedModules. */
+/**
+ * `Algorithm.Argon2id`: the package declares its enum as an ambient const enum, which code compiled
+ * one file at a time (isolatedModules) cannot read.
+ */
 const ARGON2ID = 2 as Algorithm;
 
 /**
