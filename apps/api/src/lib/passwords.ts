@@ -15,17 +15,16 @@ export interface HashCost {
 const ARGON2ID = 2 as Algorithm;
 
 /**
- * OWASP's Argon2id minimum (19 MiB, 2 passes, 1 lane). Tests pass a cheaper cost. Computed by
- * @node-rs/argon2 (RustCrypto's argon2): 8–9 ms per verification on this machine's cores, against
- * 20 ms for node-argon2's build of the reference C code at the same cost (docs/decisions/008).
+ * OWASP's Argon2id minimum (19 MiB, 2 passes, 1 lane). Tests pass a cheaper cost. Why the library is
+ * @node-rs/argon2 (RustCrypto's argon2), 2.2 times node-argon2's speed at this cost: decision 002.
  */
 export const DEFAULT_HASH_COST: HashCost = { memoryCost: 19_456, timeCost: 2 };
 
 /**
  * How many Argon2id hashes and verifies run at once in this process: one per core, the rest queued
- * in order. Each takes its 19 MiB and about 9 ms of a core, so more at once only take
- * turns, evicting each other's memory from the caches, and hold more of libuv's four threadpool
- * threads, where file reads then wait. On 2 cores, sign-ins ÷ Argon2id verifies went from 0.77 to
+ * in order. Each takes its 19 MiB and about 9 ms of a core, so more at once only take turns,
+ * evicting each other's memory from the caches, and hold more of libuv's four threadpool threads,
+ * where file reads then wait. On 2 cores, sign-ins ÷ Argon2id verifies went from 0.77 to
  * 0.80–0.81 in three interleaved pairs (docs/decisions/008).
  */
 export const CONCURRENT_HASHES = availableParallelism();
