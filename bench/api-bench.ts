@@ -148,6 +148,9 @@ async function startPortal(kind: 'pglite' | 'postgres', postgresUrl: string, use
     const env = loadEnv({
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
+      // wrk sends no Origin; the address only has to be one, as production requires.
+      PUBLIC_URL: 'http://127.0.0.1',
+      PAYMENT_PROVIDER: 'sandbox',
       SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
     });
     app = await buildApp({

@@ -1,5 +1,6 @@
 // `npm run bench`: every performance figure of the project, each a ratio taken in one run.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,18 @@ async function postgresAvailable(): Promise<boolean> {
   }
 }
 
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** A portal serving the freshly built web app, for Lighthouse. */
 async function lighthouseFigures(): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'portal-lh-data-'));
@@ -36,13 +49,17 @@ async function lighthouseFigures(): Promise<Figure[]> {
   try {
     await database.migrate();
     await seed(database.db, createPasswordHasher(), admin);
+    // The browser signs in, so its Origin must be the configured public address.
+    const port = await freePort();
     const env = loadEnv({
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PAYMENT_PROVIDER: 'sandbox',
       WEB_DIST_DIR: fileURLToPath(new URL('./.tmp/web-dist', import.meta.url)),
     });
     const app = await buildApp({ env, database, logger: false, serveWeb: true });
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await app.listen({ port, host: '127.0.0.1' });
     try {
       return await benchLighthouse(base, admin, log);
     } finally {

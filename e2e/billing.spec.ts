@@ -158,5 +158,10 @@ test.describe('billing', () => {
     await expect(page.getByRole('table', { name: 'Credit history' })).toContainText(
       'Bought 5 credits online',
     );
+    // The month bought follows the one running now: current stays 10 credits, the 5 are upcoming.
+    await expect(page.getByText(/ACTIVE · MONTHLY · 10 credits/)).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Upcoming (paid ahead)' }).getByRole('listitem')).toHaveText([
+      /· 5 credits · ₹590\.00$/,
+    ]);
   });
 });

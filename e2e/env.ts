@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -7,8 +7,13 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const SUPER_ADMIN = { email: 'owner@portal.test', password: 'Owner-Passw0rd!' };
 
-// Set once in the main process; workers inherit the environment and so share the folders.
-process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+// Set once in the main process; workers inherit the environment and so share the folders. The process
+// that made the folder removes it as it exits, after Playwright has stopped the portal.
+if (!process.env.E2E_DATA_DIR) {
+  const made = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+  process.env.E2E_DATA_DIR = made;
+  process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+}
 export const DATA_DIR = process.env.E2E_DATA_DIR;
 /** The portal writes every email here as JSON (SMTP_URL=file://...), so tests can follow links. */
 export const MAIL_DIR = join(DATA_DIR, 'mail');

@@ -87,5 +87,26 @@ export function linkIn(mail: Mail): string {
   return match[0];
 }
 
-export const test = base;
+/**
+ * Every test's page fails on a Content-Security-Policy violation: the portal's policy allows only its
+ * own scripts (no inline or eval), and a screen that needs more would break in production.
+ */
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text()))
+        violations.push(`${page.url()}: ${message.text()}`);
+    });
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error(
+          `Content Security Policy violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`,
+        );
+      });
+    });
+    await use(page);
+    expect(violations, 'Content Security Policy violations').toEqual([]);
+  },
+});
 export { expect, SUPER_ADMIN };

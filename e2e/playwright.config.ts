@@ -1,6 +1,36 @@
 import { defineConfig } from '@playwright/test';
 import { BASE_URL, DATA_DIR, E2E_PORT, MAIL_DIR, SUPER_ADMIN } from './env';
 
+/**
+ * Every variable apps/api/src/env.ts reads, so nothing in the caller's shell (NODE_ENV=production,
+ * DATABASE_URL, RAZORPAY_KEY_ID, TRUST_PROXY...) reaches the portal: Playwright starts the webServer
+ * with its `env` laid over process.env (WebServerPlugin in playwright/lib/runner), not instead of it.
+ * An empty value counts as unset there. E2E_WEB_DIST_DIR serves another build of the web app.
+ */
+const portalEnv: Record<string, string> = {
+  NODE_ENV: '',
+  PORT: String(E2E_PORT),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: BASE_URL,
+  TRUST_PROXY: '',
+  DATA_DIR,
+  DATABASE_URL: '',
+  ADMIN_EMAIL: SUPER_ADMIN.email,
+  ADMIN_PASSWORD: SUPER_ADMIN.password,
+  SESSION_SECRET: '',
+  SMTP_URL: `file://${MAIL_DIR}`,
+  LOGIN_ATTEMPTS_PER_ADDRESS: '100000',
+  MAIL_FROM: '',
+  PRODUCT_URL: '',
+  CHATBOT_URL: '',
+  PAYMENT_PROVIDER: '',
+  RAZORPAY_KEY_ID: '',
+  RAZORPAY_KEY_SECRET: '',
+  RAZORPAY_WEBHOOK_SECRET: '',
+  LOG_LEVEL: 'warn',
+  WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? '',
+};
+
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
@@ -35,17 +65,6 @@ export default defineConfig({
     timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: {
-      PORT: String(E2E_PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR,
-      ADMIN_EMAIL: SUPER_ADMIN.email,
-      ADMIN_PASSWORD: SUPER_ADMIN.password,
-      SMTP_URL: `file://${MAIL_DIR}`,
-      LOGIN_ATTEMPTS_PER_ADDRESS: '100000',
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: BASE_URL,
-      ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
-    },
+    env: portalEnv,
   },
 });

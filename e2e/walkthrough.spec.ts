@@ -1,41 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { apiAs, expect, latestMailTo, linkIn, login, SUPER_ADMIN, test } from './fixtures';
+import { expect, latestMailTo, linkIn, login, SUPER_ADMIN, test } from './fixtures';
+import { pagesByAddress, planScenario, setUpScenario } from './scenario';
 
 /**
  * Walkthrough (issue 7 part 4): every screen of SPEC.md and the extra pages, as super_admin, as a
  * tenant admin and as a member whose custom role holds a few scopes. Each screen gets a full-page
  * screenshot in e2e/screenshots/<role>/<screen>.png (git-ignored) and an axe-core scan that must
- * find no violation of WCAG 2.1 A/AA or of axe's best practices, at any impact level.
+ * find no violation of WCAG 2.1 A/AA or of axe's best practices, at any impact level. This is the
+ * desktop pass, at 1280 px; phone.spec.ts takes the same people over the same screens at 375 px.
  */
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
-const tag = randomUUID().slice(0, 8);
-const ADMIN = {
-  username: `walk.admin.${tag}`,
-  email: `walk.admin.${tag}@acme.test`,
-  password: 'Walk-Admin-Passw0rd!',
-  client: `Walkthrough ${tag}`,
-  organizationId: randomUUID(),
-};
-const MEMBER = {
-  username: `walk.member.${tag}`,
-  email: `walk.member.${tag}@acme.test`,
-  password: 'Walk-Member-Passw0rd!',
-};
-const CUSTOM_ROLE = `Walk Viewer ${tag}`;
-/** What the custom role may do: read most things, raise tickets, create positions. */
-const CUSTOM_SCOPES = [
-  { featureId: 'dashboard', permissionScopes: ['READ'] },
-  { featureId: 'user-management', permissionScopes: ['READ'] },
-  { featureId: 'role-management', permissionScopes: ['READ'] },
-  { featureId: 'position-management', permissionScopes: ['READ', 'CREATE'] },
-  { featureId: 'support', permissionScopes: ['READ', 'CREATE'] },
-];
+const plan = planScenario('walk');
+const { tag, admin: ADMIN, member: MEMBER, customRole: CUSTOM_ROLE } = plan;
 
 let adminId = '';
 let adminRoleId = '';
@@ -106,20 +87,9 @@ async function commonScreens(page: Page, role: string) {
   await check(page, role, 'notifications', { ready: page.getByRole('dialog', { name: 'Notifications' }) });
   await page.keyboard.press('Escape');
 
-  await visit(page, role, 'home-logindashboard', '/logindashboard');
-  await visit(page, role, 'positions', '/dashboard/positions');
-  await visit(page, role, 'activity', '/dashboard/activity');
-  await visit(page, role, 'profile', '/dashboard/profile');
-  await visit(page, role, 'settings', '/dashboard/settings');
-  await visit(page, role, 'support', '/dashboard/support');
-  await visit(page, role, 'billing', '/dashboard/billing');
-  await visit(page, role, 'register', '/dashboard/register');
-  await visit(page, role, 'usermanagement', '/dashboard/usermanagement');
-  await visit(page, role, 'inviteuser', '/dashboard/inviteuser');
-  await visit(page, role, 'userroles', '/dashboard/userroles');
-  await visit(page, role, 'addrole', '/dashboard/addrole');
-  await visit(page, role, 'userpermissions', `/dashboard/userpermissions/${customRoleId}`);
-  await visit(page, role, 'userpermissions-admin', `/dashboard/userpermissions/${adminRoleId}`);
+  for (const [screen, path] of pagesByAddress({ adminId, adminRoleId, customRoleId, ticketId })) {
+    await visit(page, role, screen, path);
+  }
 }
 
 /** Row menus, side panels and dialogs of the list screens, as far as the role may open them. */
@@ -213,17 +183,6 @@ async function chooseWithKeyboard(page: Page, option: string) {
   await expect(wanted).toHaveCount(0);
 }
 
-/** Follows the newest invitation or reset link sent to `email` and sets the password. */
-async function setPasswordThroughLink(page: Page, email: string, password: string) {
-  const link = linkIn(await latestMailTo(email));
-  expect(link).toMatch(/\/auth\/reset-password\?token=/);
-  await page.goto(link);
-  await page.getByLabel('New password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Set password' }).click();
-  await expect(page.getByText('Your password has been set. You can now sign in.')).toBeVisible();
-}
-
 /**
  * A role's walkthrough visits every screen and runs axe on each, two browsers at once on a 2-core
  * machine: super_admin's took 3.9 and 4.1 min on fresh clones, against a limit of 4 that failed it.
@@ -233,88 +192,11 @@ const ROLE_WALKTHROUGH_MS = 480_000;
 test.describe('walkthrough', () => {
   // Each worker that runs one of these sets up its own tenant (beforeAll), so they may spread out.
   test.describe.configure({ mode: 'parallel' });
-  test.use({ actionTimeout: 15_000 });
+  test.use({ actionTimeout: 15_000, viewport: { width: 1280, height: 720 } });
 
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(60_000);
-    const root = await apiAs();
-    try {
-      const roles = (await root.get('/auth/roles?search=admin&pageSize=100')) as {
-        data: { id: string; name: string }[];
-      };
-      adminRoleId = roles.data.find((r) => r.name === 'admin')!.id;
-      // The tenant admin, onboarded with a subscription and a manual payment in one call.
-      const onboarded = (await root.post(
-        '/auth/onboarding',
-        {
-          user: {
-            username: ADMIN.username,
-            email: ADMIN.email,
-            mobileNo: '9876543210',
-            client: ADMIN.client,
-            organizationId: ADMIN.organizationId,
-          },
-          subscription: {
-            totalInterviewCredits: 10,
-            interviewCreditsPricePaise: 10_000,
-            taxRateBp: 1800,
-            subTotalPaise: 100_000,
-            totalAmountPaise: 100_000,
-            grandTotalAmountPaise: 118_000,
-            demoTrials: 2,
-          },
-          payment: {
-            transactionId: `UTR-${tag}`,
-            paymentMethod: 'upi',
-            paymentDate: new Date().toISOString().slice(0, 10),
-          },
-        },
-        { 'Idempotency-Key': `walkthrough-${tag}` },
-      )) as { data: { user: { id: string } } };
-      adminId = onboarded.data.user.id;
-    } finally {
-      await root.dispose();
-    }
-
-    const page = await browser.newPage();
-    try {
-      await setPasswordThroughLink(page, ADMIN.email, ADMIN.password);
-      // The admin makes a custom role, a member who holds it, and a little data for the lists.
-      const admin = await apiAs(ADMIN.email, ADMIN.password);
-      try {
-        const created = (await admin.post('/auth/roles', {
-          name: CUSTOM_ROLE,
-          permissions: CUSTOM_SCOPES,
-        })) as {
-          data: { id: string };
-        };
-        customRoleId = created.data.id;
-        await admin.post('/auth/auth-session/register', {
-          email: MEMBER.email,
-          username: MEMBER.username,
-          mobileNo: '9876543211',
-          client: ADMIN.client,
-          organizationId: ADMIN.organizationId,
-          roleId: customRoleId,
-        });
-        await admin.post('/auth/positions', {
-          title: `Backend engineer ${tag}`,
-          department: 'Engineering',
-          location: 'Pune',
-          openings: 2,
-        });
-        const ticket = (await admin.post('/auth/support/tickets', {
-          message: `Walkthrough ticket ${tag}`,
-          type: 'feedback',
-        })) as { data: { ticketId: string } };
-        ticketId = ticket.data.ticketId;
-      } finally {
-        await admin.dispose();
-      }
-      await setPasswordThroughLink(page, MEMBER.email, MEMBER.password);
-    } finally {
-      await page.close();
-    }
+    ({ adminId, adminRoleId, customRoleId, ticketId } = await setUpScenario(browser, plan));
   });
 
   test('signed-out screens', async ({ page }) => {

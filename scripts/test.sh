@@ -16,6 +16,8 @@ fi
 # Chromium for the browser tests, wrk for the load generator's test; installed only when missing.
 bash scripts/ensure-debian-packages.sh chromium wrk || exit 1
 
+# Every locked package must support the lowest release of each Node major package.json promises.
+step "Node versions" && { node scripts/check-engines.mjs || status=1; }
 step "Lint" && { npm run lint --silent || status=1; }
 step "Type check" && { npm run typecheck --silent || status=1; }
 

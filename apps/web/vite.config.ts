@@ -13,12 +13,29 @@ const reactRouterProduction = join(
   'dist/production/index.mjs',
 );
 
+/** Where `npm run dev` sends /api: the API's development address (its PUBLIC_URL default). */
+const API_ORIGIN = 'http://localhost:3000';
+
 export default defineConfig(({ command }) => ({
   plugins: [react(), precompress()],
   resolve: {
     alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
   },
-  server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': {
+        target: API_ORIGIN,
+        changeOrigin: true,
+        configure: (proxy) =>
+          proxy.on('proxyReq', (proxyReq, req) => {
+            // The API takes unsafe requests from its own origin only (issue 20); other sites' stay refused.
+            if (req.headers.origin === `http://${req.headers.host}` && !proxyReq.headersSent)
+              proxyReq.setHeader('origin', API_ORIGIN);
+          }),
+      },
+    },
+  },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 800 },
   test: {
     name: 'web',

@@ -5,27 +5,26 @@ import fp from 'fastify-plugin';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database, Db } from './db/client.js';
 import type { Env } from './env.js';
-import {
-  answeringOtherRequest,
-  createPasswordHasher,
-  type HashCost,
-  type PasswordHasher,
-} from './lib/passwords.js';
-import { lowerThreadpoolPriority } from './lib/thread-priority.js';
+import { createPasswordHasher, type HashCost, type PasswordHasher } from './lib/passwords.js';
 import { createResponseSerializerCompiler } from './lib/response-serializer.js';
 import { createMailer, type Mailer } from './modules/mail/mail.service.js';
 import { getOrCreateSecret } from './modules/platform/settings.repo.js';
+import { createBackgroundTasks, type BackgroundTasks } from './lib/background-tasks.js';
 import accessPlugin from './plugins/access.js';
 import errorsPlugin from './plugins/errors.js';
 import openapiPlugin from './plugins/openapi.js';
+import securityHeadersPlugin from './plugins/security-headers.js';
+import textGuardPlugin from './plugins/text-guard.js';
 import webPlugin from './plugins/web.js';
 import { registerModules } from './modules/index.js';
 
 export interface AppConfig {
-  sessionTtl: { accessMs: number; refreshMs: number };
+  /** `rotatedGraceMs`: how long a just-rotated refresh token still yields a session (at most 30 s). */
+  sessionTtl: { accessMs: number; refreshMs: number; rotatedGraceMs: number };
   limits: {
     loginPerAddress: number;
     forgotPerAddress: number;
+    resetPerAddress: number;
     windowMs: number;
     lockoutThreshold: number;
     lockoutMs: number;
@@ -33,10 +32,11 @@ export interface AppConfig {
 }
 
 export const defaultConfig: AppConfig = {
-  sessionTtl: { accessMs: 15 * 60_000, refreshMs: 7 * 24 * 3_600_000 },
+  sessionTtl: { accessMs: 15 * 60_000, refreshMs: 7 * 24 * 3_600_000, rotatedGraceMs: 30_000 },
   limits: {
     loginPerAddress: 50,
     forgotPerAddress: 10,
+    resetPerAddress: 20,
     windowMs: 15 * 60_000,
     lockoutThreshold: 5,
     lockoutMs: 15 * 60_000,
@@ -61,11 +61,17 @@ declare module 'fastify' {
     hasher: PasswordHasher;
     mailer: Mailer;
     secrets: { session: string };
+    background: BackgroundTasks;
   }
-  interface FastifyContextConfig {
-    /** The route's time is mostly a password hash: hashes make no room for it (lib/passwords.ts). */
-    hashesPassword?: boolean;
-  }
+}
+
+/**
+ * Origins whose pages may send state-changing requests: the configured public origin only. Without
+ * PUBLIC_URL (development) the loopback spellings of it too; production requires PUBLIC_URL.
+ */
+function allowedOrigins(env: Env): string[] {
+  if (env.PUBLIC_URL) return [env.publicOrigin];
+  return ['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${env.PORT}`);
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -74,7 +80,8 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: options.env.LOG_LEVEL },
-    trustProxy: true,
+    // X-Forwarded-* count only from the proxies named in TRUST_PROXY; unset, from nobody.
+    trustProxy: options.env.TRUST_PROXY,
     bodyLimit: 1_048_576,
     // Hide framework details; the error handler shapes every answer.
     return503OnClosing: true,
@@ -89,17 +96,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('dbKind', options.database.kind);
   app.decorate('config', { ...defaultConfig, ...options.config });
   app.decorate('hasher', createPasswordHasher(options.hashCost));
-  // Hashing yields the CPU to request handling when both want it (a sign-in flood).
-  await lowerThreadpoolPriority();
-  app.addHook('onRequest', (request, reply, done) => {
-    // 'close' comes once the answer is written or the client has gone, whichever way it ended.
-    if (!request.routeOptions.config.hashesPassword) reply.raw.once('close', answeringOtherRequest());
-    done();
-  });
   app.decorate(
     'mailer',
     createMailer({ smtpUrl: options.env.SMTP_URL, from: options.env.MAIL_FROM, log: app.log }),
   );
+  app.decorate('background', createBackgroundTasks(app.log));
+  app.addHook('onClose', () => app.background.idle());
   app.decorate('secrets', {
     session: options.env.SESSION_SECRET ?? (await getOrCreateSecret(options.database.db, 'session_secret')),
   });
@@ -107,10 +109,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(fp(async () => {}, { name: 'db' }));
 
   await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin, {
+    https: options.env.publicIsHttps,
+    razorpay: options.env.paymentProvider === 'razorpay',
+  });
   await app.register(cookie);
   await app.register(openapiPlugin);
-  const allowedOrigins = options.env.PUBLIC_URL ? [new URL(options.env.PUBLIC_URL).origin] : [];
-  await app.register(accessPlugin, { allowedOrigins });
+  await app.register(accessPlugin, { allowedOrigins: allowedOrigins(options.env) });
+  await app.register(textGuardPlugin);
   await registerModules(app);
   if (options.serveWeb) {
     await app.register(webPlugin, { distDir: options.env.WEB_DIST_DIR ?? defaultWebDist });

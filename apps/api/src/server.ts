@@ -3,14 +3,23 @@ import { buildApp, defaultConfig } from './app.js';
 import { openDatabase } from './db/client.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
 import { seed } from './db/seed.js';
-import { loadEnv } from './env.js';
+import { ConfigError, loadEnv } from './env.js';
 import { createPasswordHasher } from './lib/passwords.js';
 
 async function main() {
   const env = loadEnv();
   const dataDir = resolve(env.DATA_DIR);
   const unlock = env.DATABASE_URL ? () => {} : lockDataDir(dataDir);
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: join(dataDir, 'pg') });
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: join(dataDir, 'pg'),
+    // Without its database the portal can answer nothing: stop, so a supervisor starts it again.
+    onEmbeddedExit: (error) => {
+      process.stderr.write(`The embedded database stopped: ${error.message}\n`);
+      unlock();
+      process.exit(1);
+    },
+  });
   await database.migrate();
   const seeded = await seed(database.db, createPasswordHasher(), {
     email: env.ADMIN_EMAIL,
@@ -44,13 +53,16 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: env.PORT, host: env.HOST });
-  const url = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+  const url = env.publicOrigin;
   const lines = [
     '',
     `  Interview Credits Portal is running at ${url}`,
     `  Database: ${database.kind === 'pglite' ? `embedded PGlite in ${dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Super administrator: ${seeded.adminEmail}`,
   ];
+  if (env.paymentProvider === 'sandbox') {
+    lines.push('  Payments: built-in sandbox (Test mode: no real money is charged)');
+  }
   if (seeded.generatedPassword) {
     lines.push(`  Password (shown once, change it after signing in): ${seeded.generatedPassword}`);
   } else if (!seeded.created) {
@@ -62,7 +74,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof DataDirLockedError) {
+  if (error instanceof DataDirLockedError || error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }

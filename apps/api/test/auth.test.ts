@@ -1,6 +1,9 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { messages } from '@portal/shared';
 import { emailOutbox, oneTimeTokens, sessions, users } from '../src/db/schema/index.js';
+import { issueOneTimeToken } from '../src/modules/auth/one-time-tokens.repo.js';
+import { sha256Hex } from '../src/lib/tokens.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -27,6 +30,15 @@ afterAll(() => ctx.close());
 
 const LOGOUT = '/api/auth/auth-session/logout';
 const REFRESH = '/api/auth/auth-session/refresh-token';
+
+function loginFrom(from: { remoteAddress: string }, identifier: string, password: string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/auth-session/login',
+    payload: { identifier, password },
+    ...from,
+  });
+}
 
 async function liveSessionCount(userId: string) {
   const rows = await ctx.database.db.select().from(sessions).where(eq(sessions.userId, userId));
@@ -80,19 +92,62 @@ describe('sign-in', () => {
     }
   });
 
-  it('locks an account after repeated failures, with the same answer as a wrong password', async () => {
+  it('locks an account for the address its failures come from, with the same answer as a wrong password', async () => {
     await createUserDirect(ctx, {
       email: 'lockme@t.test',
       roleId: adminRoleId,
       organizationId: platformOrgId,
     });
-    const wrong = await new Session(ctx.app).login('lockme@t.test', 'Wrong-Passw0rd!');
-    for (let i = 0; i < 4; i++) await new Session(ctx.app).login('lockme@t.test', 'Wrong-Passw0rd!');
-    const [row] = await ctx.database.db.select().from(users).where(eq(users.email, 'lockme@t.test'));
-    expect(row!.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
-    const locked = await new Session(ctx.app).login('lockme@t.test', STRONG_PASSWORD);
+    const stranger = { remoteAddress: '198.51.100.66' };
+    const wrong = await loginFrom(stranger, 'lockme@t.test', 'Wrong-Passw0rd!');
+    for (let i = 0; i < 4; i++) await loginFrom(stranger, 'lockme@t.test', 'Wrong-Passw0rd!');
+    const locked = await loginFrom(stranger, 'lockme@t.test', STRONG_PASSWORD);
     expect(locked.statusCode).toBe(401);
     expect(locked.body).toBe(wrong.body);
+    // The owner, from another address, is not locked out by the stranger.
+    expect(
+      (await loginFrom({ remoteAddress: '203.0.113.7' }, 'lockme@t.test', STRONG_PASSWORD)).statusCode,
+    ).toBe(200);
+  });
+
+  it('keeps even the super administrator open to their own addresses while a stranger fails', async () => {
+    for (let i = 0; i < 12; i++)
+      await loginFrom({ remoteAddress: '198.51.100.99' }, ADMIN_EMAIL, 'Wrong-Passw0rd!');
+    expect(
+      (await loginFrom({ remoteAddress: '198.51.100.99' }, ADMIN_EMAIL, ADMIN_PASSWORD)).statusCode,
+    ).toBe(401);
+    expect((await new Session(ctx.app).login(ADMIN_EMAIL, ADMIN_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('does not extend a lock by attempts made while it holds', async () => {
+    const short = await createTestApp({ limits: { lockoutMs: 1_500 } });
+    try {
+      const [root] = await short.database.db.select().from(users).where(eq(users.id, short.adminId));
+      await createUserDirect(short, {
+        email: 'held@t.test',
+        roleId: root!.roleId,
+        organizationId: root!.organizationId,
+      });
+      const attempt = (password: string) =>
+        short.app.inject({
+          method: 'POST',
+          url: '/api/auth/auth-session/login',
+          payload: { identifier: 'held@t.test', password },
+        });
+      const started = Date.now();
+      for (let i = 0; i < 5; i++) expect((await attempt('Wrong-Passw0rd!')).statusCode).toBe(401);
+      // Locked: the right password is refused, and six more wrong ones come in while it holds.
+      expect((await attempt(STRONG_PASSWORD)).statusCode).toBe(401);
+      for (let i = 0; i < 6; i++) {
+        expect((await attempt('Wrong-Passw0rd!')).statusCode).toBe(401);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      // Once the window that opened with the first failure has passed, the owner gets in.
+      await new Promise((r) => setTimeout(r, Math.max(0, started + 1_700 - Date.now())));
+      expect((await attempt(STRONG_PASSWORD)).statusCode).toBe(200);
+    } finally {
+      await short.close();
+    }
   });
 
   it('rejects a malformed body with 400 in the error shape', async () => {
@@ -138,12 +193,20 @@ describe('CSRF', () => {
     expect(await liveSessionCount(ctx.adminId)).toBe(before);
   });
 
-  it('accepts the same-origin request with the token', async () => {
+  it('accepts a request from the configured origin with the token', async () => {
     const mine = await signIn(ctx.app);
-    const res = await mine.post(LOGOUT, undefined, {
-      headers: { origin: 'http://localhost:80', host: 'localhost:80' },
-    });
+    const res = await mine.post(LOGOUT, undefined, { headers: { origin: 'http://localhost:3000' } });
     expect(res.statusCode).toBe(200);
+  });
+
+  it('judges the Origin by configuration, never by the request’s own Host', async () => {
+    const mine = await signIn(ctx.app);
+    const before = await liveSessionCount(ctx.adminId);
+    for (const host of ['evil.example', 'evil.example:3000', 'localhost:80']) {
+      const res = await mine.post(LOGOUT, undefined, { headers: { origin: `http://${host}`, host } });
+      expect(res.statusCode, host).toBe(403);
+    }
+    expect(await liveSessionCount(ctx.adminId)).toBe(before);
   });
 });
 
@@ -164,10 +227,15 @@ describe('refresh', () => {
     expect((await session.post('/api/refresh')).statusCode).toBe(200);
   });
 
-  it('replaying a rotated refresh token revokes the whole family', async () => {
+  it('replaying a rotated refresh token after the grace window revokes the whole family', async () => {
     const session = await signIn(ctx.app);
     const stolen = session.cookies.get('refresh_token')!;
     expect((await session.post(REFRESH)).statusCode).toBe(200);
+    // The rotation happened longer ago than the grace window.
+    await ctx.database.db
+      .update(sessions)
+      .set({ rotatedAt: sql`now() - interval '31 seconds'` })
+      .where(eq(sessions.refreshTokenHash, sha256Hex(stolen)));
     const replay = await ctx.app.inject({
       method: 'POST',
       url: REFRESH,
@@ -178,6 +246,39 @@ describe('refresh', () => {
     // The legitimate holder's newer tokens are dead too.
     expect((await session.get(`/api/auth/users/${session.userId}`)).statusCode).toBe(401);
     expect((await session.post(REFRESH)).statusCode).toBe(401);
+  });
+
+  it('two tabs refreshing at once stay signed in: 10 concurrent refreshes of one token give 10 usable sessions', async () => {
+    const session = await signIn(ctx.app);
+    const token = session.cookies.get('refresh_token')!;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        ctx.app.inject({
+          method: 'POST',
+          url: REFRESH,
+          cookies: { refresh_token: token },
+          headers: { 'x-csrf-token': session.csrf! },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
+    const accessTokens = answers.map((a) => a.cookies.find((c) => c.name === 'access_token')!.value);
+    expect(new Set(accessTokens).size).toBe(10);
+    for (const [i, access] of accessTokens.entries()) {
+      const me = await ctx.app.inject({
+        url: '/api/auth/auth-session/me',
+        cookies: { access_token: access },
+      });
+      expect(me.statusCode, `session ${i}`).toBe(200);
+      // Each tab's new refresh token rotates on its own.
+      const next = await ctx.app.inject({
+        method: 'POST',
+        url: REFRESH,
+        cookies: { refresh_token: answers[i]!.cookies.find((c) => c.name === 'refresh_token')!.value },
+        headers: { 'x-csrf-token': session.csrf! },
+      });
+      expect(next.statusCode, `refresh of session ${i}`).toBe(200);
+    }
   });
 
   it('needs the CSRF token of the family', async () => {
@@ -253,6 +354,7 @@ describe('password recovery', () => {
     });
     expect(known.statusCode).toBe(200);
     expect(unknown.body).toBe(known.body);
+    await ctx.app.background.idle();
     const mails = await ctx.database.db.select().from(emailOutbox);
     expect(mails.filter((m) => m.toAddress === 'ghost@t.test')).toHaveLength(0);
     const mail = mails.find((m) => m.toAddress === 'forgetful@t.test');
@@ -286,17 +388,71 @@ describe('password recovery', () => {
   });
 });
 
+describe('reset-password', () => {
+  it('checks the token before it hashes anything: a made-up token costs no hash', async () => {
+    const hash = vi.spyOn(ctx.app.hasher, 'hash');
+    try {
+      for (let i = 0; i < 20; i++) {
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/auth/reset-password',
+          payload: { token: sha256Hex(String(i)), password: 'N3w-Passw0rd!' },
+        });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().message).toBe(messages.login.resetInvalid);
+      }
+      expect(hash).not.toHaveBeenCalled();
+    } finally {
+      hash.mockRestore();
+    }
+  });
+
+  it('is limited per address, counting only tokens that were not live', async () => {
+    const limited = await createTestApp({ limits: { resetPerAddress: 3 } });
+    try {
+      // An office behind one address accepts more invitations than the limit.
+      const [root] = await limited.database.db.select().from(users).where(eq(users.id, limited.adminId));
+      for (let i = 0; i < 5; i++) {
+        const id = await createUserDirect(limited, {
+          email: `office${i}@t.test`,
+          roleId: root!.roleId,
+          organizationId: root!.organizationId,
+        });
+        const token = await issueOneTimeToken(limited.database.db, id, 'invite', 1);
+        const res = await limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/reset-password',
+          payload: { token, password: 'N3w-Passw0rd!' },
+        });
+        expect(res.statusCode).toBe(200);
+      }
+      const codes = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/reset-password',
+          payload: { token: sha256Hex(`made-up-${i}`), password: 'N3w-Passw0rd!' },
+        });
+        codes.push(res.statusCode);
+      }
+      expect(codes).toEqual([400, 400, 400, 429, 429]);
+      // Another address is not affected.
+      const other = await limited.app.inject({
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        payload: { token: sha256Hex('made-up'), password: 'N3w-Passw0rd!' },
+        remoteAddress: '203.0.113.50',
+      });
+      expect(other.statusCode).toBe(400);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('rate limit per address', () => {
   it('answers 429 past the limit, whatever the account', async () => {
-    const limited = await createTestApp({
-      limits: {
-        loginPerAddress: 3,
-        forgotPerAddress: 3,
-        windowMs: 60_000,
-        lockoutThreshold: 50,
-        lockoutMs: 60_000,
-      },
-    });
+    const limited = await createTestApp({ limits: { loginPerAddress: 3, lockoutThreshold: 50 } });
     try {
       const codes = [];
       for (let i = 0; i < 5; i++)

@@ -1,18 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, IDEMPOTENCY_HEADER, messages, type OnboardingBody } from '@portal/shared';
 import { buildApp, defaultConfig, type AppConfig } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/client.js';
+import { sessions } from '../src/db/schema/index.js';
 import { seed } from '../src/db/seed.js';
 import { loadEnv } from '../src/env.js';
 import { createPasswordHasher } from '../src/lib/passwords.js';
+import { sha256Hex } from '../src/lib/tokens.js';
 import { onboardingBody } from '../src/modules/billing/test-helpers.js';
 import {
   ADMIN_EMAIL,
@@ -22,6 +23,7 @@ import {
   signIn,
   TEST_HASH_COST,
 } from './harness.js';
+import { killPortals, startPortal } from './portal-process.js';
 
 /**
  * Issue 7 "Proof", faults: the database connection cut at every statement of an onboarding, two API
@@ -342,10 +344,21 @@ describe.skipIf(!onPostgres)('faults on PostgreSQL', () => {
         (await backOnA.post('/api/auth/positions', { ...body, title: 'After refresh' })).statusCode,
       ).toBe(201);
 
-      // The rotated refresh token presented on A is a reuse: the family is revoked on both.
+      // The rotated token presented again on A within the grace window (a second tab): a session of
+      // the same family, not a sign-out (docs/decisions/014).
+      const secondTab = sessionOn(a, onA);
+      expect((await secondTab.post('/api/auth/auth-session/refresh-token')).statusCode).toBe(200);
+      expect((await sessionOn(b, secondTab).get('/api/auth/auth-session/me')).statusCode).toBe(200);
+
+      // Presented after the window, it is a reuse: the family is revoked on both.
+      await dbA.db
+        .update(sessions)
+        .set({ rotatedAt: sql`now() - interval '31 seconds'` })
+        .where(eq(sessions.refreshTokenHash, sha256Hex(onA.cookies.get('refresh_token')!)));
       const stale = sessionOn(a, onA);
       expect((await stale.post('/api/auth/auth-session/refresh-token')).statusCode).toBe(401);
       expect((await sessionOn(b, onB).get('/api/auth/auth-session/me')).statusCode).toBe(401);
+      expect((await sessionOn(a, secondTab).get('/api/auth/auth-session/me')).statusCode).toBe(401);
     });
 
     it('the per-address sign-in limit counts attempts on both', async () => {
@@ -413,8 +426,6 @@ describe.skipIf(!onPostgres)('faults on PostgreSQL', () => {
 // ---------------------------------------------------------------------------------------------------
 // Embedded mode: the real server process, stopped with SIGTERM while writes are arriving.
 
-const serverEntry = fileURLToPath(new URL('../src/server.ts', import.meta.url));
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -426,39 +437,15 @@ function freePort(): Promise<number> {
   });
 }
 
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startServer(dataDir: string, port: number): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-      LOGIN_ATTEMPTS_PER_ADDRESS: '100000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** The embedded portal as an operator starts it (src/server.ts) on `port`, with the suite's administrator. */
+const startServer = (dataDir: string, port: number) =>
+  startPortal({
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    LOGIN_ATTEMPTS_PER_ADDRESS: '100000',
   });
-  let text = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve) => {
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      if (text.includes('is running at')) resolve({ child, output: () => text, exited });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then(() => resolve({ child, output: () => text, exited }));
-  });
-}
 
 /** A minimal cookie-keeping HTTP client for the real server (loopback only). */
 class HttpClient {
@@ -496,6 +483,7 @@ class HttpClient {
 
 describe.skipIf(onPostgres)('embedded mode: SIGTERM under load', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-sigterm-'));
+  afterEach(killPortals);
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('exits 0, frees the data folder, and a restart serves every acknowledged write', async () => {

@@ -115,12 +115,15 @@ export async function addPayment(
     paymentDate?: Date | null;
     createdAt?: Date;
     refundPaise?: number;
+    /** The subscription it pays for. */
+    subscriptionId?: string;
   },
 ): Promise<string> {
   const [row] = await ctx.database.db
     .insert(payments)
     .values({
       organizationId,
+      subscriptionId: options.subscriptionId ?? null,
       amountPaise: options.amountPaise,
       paymentStatus: options.status ?? 'CREATED',
       paymentDate: options.paymentDate === undefined ? new Date() : options.paymentDate,

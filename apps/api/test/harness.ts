@@ -51,11 +51,13 @@ export interface TestContext {
 
 /**
  * A fresh migrated and seeded database and app, for one test file. `options.hashCost` replaces the
- * cheap test Argon2id cost (the sign-in timing test runs at the production cost).
+ * cheap test Argon2id cost (the sign-in timing test runs at the production cost); `options.env` adds
+ * configuration variables (PUBLIC_URL, TRUST_PROXY, ...) to the test's own, never the caller's.
  */
 export async function createTestApp(
-  config: Partial<AppConfig> = {},
-  options: { hashCost?: HashCost } = {},
+  /** Limits default to generous test values; give only the ones a test is about. */
+  config: Omit<Partial<AppConfig>, 'limits'> & { limits?: Partial<AppConfig['limits']> } = {},
+  options: { hashCost?: HashCost; env?: Record<string, string>; serveWeb?: boolean } = {},
 ): Promise<TestContext> {
   const pgDb = usePostgres ? await createPostgresDatabase() : null;
   const database = await openDatabase(pgDb ? { databaseUrl: pgDb.url } : { dataDir: 'memory://' });
@@ -68,17 +70,20 @@ export async function createTestApp(
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-1234',
+    ...options.env,
   });
   const app = await buildApp({
     env,
     database,
     hashCost: options.hashCost ?? TEST_HASH_COST,
     logger: false,
+    serveWeb: options.serveWeb ?? false,
     config: {
       ...config,
       limits: {
         loginPerAddress: 10_000,
         forgotPerAddress: 10_000,
+        resetPerAddress: 10_000,
         windowMs: 60_000,
         lockoutThreshold: 5,
         lockoutMs: 60_000,

@@ -160,7 +160,8 @@ describe('roles and features routes need their declared scope', () => {
       }),
     'PUT /api/auth/roles/:id': async (s) =>
       s.put(
-        `/api/auth/roles/${await tenantRole(`Edit ${Math.random().toString(36).slice(2, 8)}`, ['READ'])}`,
+        // A role within the editor's own scopes: editing a wider one is refused (roles.service.ts).
+        `/api/auth/roles/${await tenantRole(`Edit ${Math.random().toString(36).slice(2, 8)}`, ['UPDATE'])}`,
         {
           name: `Edited ${Math.random().toString(36).slice(2, 8)}`,
           permissions: [{ featureId: rolesFeature, permissionScopes: ['UPDATE'] }],

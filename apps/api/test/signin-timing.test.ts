@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@portal/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import { users } from '../src/db/schema/index.js';
+import { clearSignInFailures, recordSignInFailure } from '../src/modules/auth/sign-in.repo.js';
 import { createPasswordHasher, DEFAULT_HASH_COST } from '../src/lib/passwords.js';
 import {
   createOrganizationDirect,
@@ -31,6 +32,8 @@ const WRONG_EMAIL = 'timing-wrong@tenant.test';
 const LOCKED_EMAIL = 'timing-locked@tenant.test';
 const UNKNOWN_EMAIL = 'timing-nobody@tenant.test';
 const WRONG_PASSWORD = 'Wr0ng-Passw0rd!';
+/** light-my-request's default remote address. */
+const INJECT_ADDRESS = '127.0.0.1';
 
 let ctx: TestContext;
 let wrongUserId: string;
@@ -39,15 +42,7 @@ let productionHash: string;
 beforeAll(async () => {
   ctx = await createTestApp(
     // A long lockout: the locked account stays locked for the whole measurement.
-    {
-      limits: {
-        loginPerAddress: 10_000,
-        forgotPerAddress: 10_000,
-        windowMs: 60_000,
-        lockoutThreshold: 5,
-        lockoutMs: 3_600_000,
-      },
-    },
+    { limits: { lockoutMs: 3_600_000 } },
     { hashCost: DEFAULT_HASH_COST },
   );
   const orgId = await createOrganizationDirect(ctx, 'Timing Tenant');
@@ -57,10 +52,9 @@ beforeAll(async () => {
   const lockedId = await createUserDirect(ctx, { email: LOCKED_EMAIL, roleId, organizationId: orgId });
   // Both real accounts get a hash made at the same (production) cost as the app's dummy hash.
   await ctx.database.db.update(users).set({ passwordHash: productionHash }).where(eq(users.id, wrongUserId));
-  await ctx.database.db
-    .update(users)
-    .set({ passwordHash: productionHash, lockedUntil: new Date(Date.now() + 24 * 3_600_000) })
-    .where(eq(users.id, lockedId));
+  await ctx.database.db.update(users).set({ passwordHash: productionHash }).where(eq(users.id, lockedId));
+  // Locked for the address the injected requests come from.
+  for (let i = 0; i < 5; i++) await recordSignInFailure(ctx.database.db, lockedId, INJECT_ADDRESS, 3_600_000);
 }, 120_000);
 afterAll(() => ctx.close());
 
@@ -84,8 +78,7 @@ describe.skipIf(process.env.TEST_DATABASE === 'postgres' && process.env.SECURITY
   () => {
     it('answer identically: same status, body and headers, and no cookie', async () => {
       // Keep the wrong-password account below the lockout threshold.
-      const reset = () =>
-        ctx.database.db.update(users).set({ failedLoginCount: 0 }).where(eq(users.id, wrongUserId));
+      const reset = () => clearSignInFailures(ctx.database.db, wrongUserId);
       await reset();
       const answers = [
         await login(WRONG_EMAIL, WRONG_PASSWORD),
@@ -142,7 +135,7 @@ describe.skipIf(process.env.TEST_DATABASE === 'postgres' && process.env.SECURITY
             if (kind !== 'verify') expect((result as LightMyRequestResponse).statusCode).toBe(401);
           }
           // Outside the timed region: the wrong-password account must not become a locked one.
-          await ctx.database.db.update(users).set({ failedLoginCount: 0 }).where(eq(users.id, wrongUserId));
+          await clearSignInFailures(ctx.database.db, wrongUserId);
         }
         const m = {
           wrong: median(samples.wrong),

@@ -258,7 +258,8 @@ function expected(route: string, actor: ActorName, target: Target): number {
     if (actor === 'customA') return NO_CREATE;
     if (target === 'newOrg') {
       if (route.includes('register')) return 404; // register never creates an organization
-      return actor === 'super_admin' ? 201 : 403; // a new tenant needs Organization Management CREATE
+      // A new tenant needs Organization Management CREATE; without it, the same 404 as a foreign one.
+      return actor === 'super_admin' ? 201 : 404;
     }
     if (actor === 'super_admin') return 201;
     return target === 'foreign' ? 404 : 201;

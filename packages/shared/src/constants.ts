@@ -71,4 +71,6 @@ export const storageKeys = {
   pendingUserData: 'pendingUserData',
   subscriptionData: 'subscriptionData',
   justLoggedIn: 'justLoggedIn',
+  /** When justLoggedIn was set (ms since the epoch), so it turns false 10 s after the sign-in. */
+  justLoggedInAt: 'justLoggedInAt',
 } as const;

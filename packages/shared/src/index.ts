@@ -1,4 +1,5 @@
 export * from './constants.js';
+export * from './format.js';
 export * from './messages.js';
 export * from './money.js';
 export * from './password.js';

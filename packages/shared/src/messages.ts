@@ -163,6 +163,8 @@ export const messages = {
     viewOnlySuffix: ' - Permissions (View Only)',
     commonPermission: 'Common Permission',
     notAvailable: 'Not available',
+    allowed: 'Allowed',
+    notAllowed: 'Not allowed',
     backToRoles: 'Back to Roles',
     notFound: 'Role not found or could not be loaded.',
     newHeading: 'New Role Details',
@@ -188,6 +190,8 @@ export const messages = {
     deleted: 'Role deleted successfully',
     systemReadOnly: 'System roles cannot be changed or deleted.',
     scopeNotHeld: 'You cannot grant a permission you do not hold yourself.',
+    holdersOutrankEditor:
+      'You cannot change a role that has permissions you do not hold yourself: it would change what its holders, who may outrank you, can do.',
     unknownFeature: 'Unknown Feature',
     /** `${n} user(s) still hold this role...` is built by roleInUse(). */
     roleNotFound: 'Role not found',
@@ -305,6 +309,8 @@ export const messages = {
     titlePrefix: 'Setting up subscription for ',
     createUserAndSubscription: 'Create User & Subscription',
     manualPayment: 'Manual Payment',
+    /** The manual payment screen's title (SPEC.md §2 "Manual Payment Processing"). */
+    manualPaymentTitle: 'Manual Payment Processing',
     missingData: 'Missing user data or organization ID. Please go back and try again.',
     loadUserError: 'Error loading user data. Please go back and try again.',
     noUserData: 'No user data found. Please complete user registration first.',
@@ -383,6 +389,7 @@ export const messages = {
     loadFailed: 'Failed to load the dashboard.',
     revenueByMonth: 'Revenue by month',
     creditUseByMonth: 'Credits used by month',
+    noChartData: 'No data for the last 12 months',
     noValidUntil: 'No subscription',
   },
   positions: {
@@ -437,6 +444,12 @@ export const messages = {
     notFound: 'Not found',
     tooManyRequests: 'Too many requests. Please wait and try again.',
     internal: 'Something went wrong on our side. Please try again.',
+    unstorableText:
+      'Text may not contain the NUL character (U+0000) or an unpaired surrogate. Remove it and try again.',
+    malformedUpload:
+      'The upload could not be read: the form data is incomplete or malformed. Please try again.',
+    oneFileOnly: 'Attach one file only.',
+    tooManyFields: 'The form has more fields than this page sends.',
   },
 } as const;
 

@@ -111,7 +111,19 @@ const rupeeFormat = new Intl.NumberFormat('en-IN', {
   maximumFractionDigits: 2,
 });
 
-/** Formatting happens only at the edge. */
+/** Formatting happens only at the edge. `₹1,18,000.00`: the ₹ sign, Indian grouping, paise. */
 export function formatRupees(paise: number): string {
   return rupeeFormat.format(paise / PAISE_PER_RUPEE);
+}
+
+const wholeRupeeFormat = new Intl.NumberFormat('en-IN', {
+  style: 'currency',
+  currency: 'INR',
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 0,
+});
+
+/** `₹1,50,000`: rounded to whole rupees, for scales such as a chart's axis, never for a sum owed. */
+export function formatWholeRupees(paise: number): string {
+  return wholeRupeeFormat.format(Math.round(paise / PAISE_PER_RUPEE));
 }

@@ -103,3 +103,76 @@ export function hasPermission(
     (p) => (p.featureId === id || p.featureName === name) && p.permissionScopes.includes(scope),
   );
 }
+
+/** Who is asking, as both apps know it: the super administrator holds every scope, always. */
+export interface PermissionHolder {
+  isSuperAdmin: boolean;
+  permissions: readonly Pick<PermissionEntry, 'featureName' | 'featureId' | 'permissionScopes'>[];
+}
+
+export type Grant = readonly [FeatureKey, Scope];
+
+/** What an action or a page needs: every grant of `all`, and one of `any` when it is given. */
+export interface Requirement {
+  all?: readonly Grant[];
+  any?: readonly Grant[];
+}
+
+export function meets(holder: PermissionHolder, requirement: Requirement): boolean {
+  if (holder.isSuperAdmin) return true;
+  const has = ([feature, scope]: Grant) => hasPermission(holder.permissions, feature, scope);
+  const { all = [], any } = requirement;
+  return all.every(has) && (!any || any.some(has));
+}
+
+/**
+ * Actions that need more than their route's own scope, named once: the API enforces them and the
+ * web app shows their controls from the same definition.
+ */
+export const REQUIREMENTS = {
+  /**
+   * A new tenant with its admin, subscription and (manual) payment: the platform operator's act.
+   * The admin system role lacks Organization Management CREATE, so a tenant cannot grant itself
+   * credits (docs/decisions/003).
+   */
+  onboardOrganization: {
+    all: [
+      ['users', 'CREATE'],
+      ['organizations', 'CREATE'],
+      ['subscriptions', 'CREATE'],
+    ],
+  },
+  /** Recording a subscription or a payment by hand grants credits without a payment provider. */
+  recordPlatformBilling: {
+    all: [
+      ['subscriptions', 'CREATE'],
+      ['organizations', 'CREATE'],
+    ],
+  },
+} as const satisfies Record<string, Requirement>;
+
+/**
+ * Whether someone holding `held` may act on what `granted` allows (a user with that role, or the role
+ * itself): every scope of `granted` must be theirs too. Nobody manages, or edits the role of, someone
+ * more privileged than themselves (docs/decisions/003).
+ */
+export function holdsAll(
+  held: readonly Pick<PermissionEntry, 'featureId' | 'permissionScopes'>[],
+  granted: readonly Pick<PermissionEntry, 'featureId' | 'permissionScopes'>[],
+): boolean {
+  return granted.every((g) =>
+    g.permissionScopes.every((scope) =>
+      held.some((h) => h.featureId === g.featureId && h.permissionScopes.includes(scope)),
+    ),
+  );
+}
+
+/** `holdsAll` for a person: the super administrator manages everyone. */
+export function mayManage(
+  holder: PermissionHolder & {
+    permissions: readonly Pick<PermissionEntry, 'featureId' | 'permissionScopes'>[];
+  },
+  granted: readonly Pick<PermissionEntry, 'featureId' | 'permissionScopes'>[],
+): boolean {
+  return holder.isSuperAdmin || holdsAll(holder.permissions, granted);
+}

@@ -1,15 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
-import {
-  ADMIN_ROLE_PERMISSIONS,
-  FEATURES,
-  SCOPES,
-  SYSTEM_ROLES,
-  isStrongPassword,
-  type FeatureKey,
-} from '@portal/shared';
+import { SYSTEM_ROLES, isStrongPassword } from '@portal/shared';
 import type { Db } from './client.js';
-import { features, organizations, rolePermissions, roles, users } from './schema/index.js';
+import { organizations, roles, users } from './schema/index.js';
 import type { PasswordHasher } from '../lib/passwords.js';
 
 export const DEFAULT_ADMIN_EMAIL = 'superadmin@portal.local';
@@ -36,29 +29,10 @@ export function generatePassword(): string {
   return isStrongPassword(password) ? password : generatePassword();
 }
 
-async function ensureSystemRole(
-  tx: Db,
-  name: string,
-  grants: Partial<Record<FeatureKey, readonly string[]>>,
-) {
-  const [existing] = await tx
-    .select()
-    .from(roles)
-    .where(and(eq(roles.name, name), isNull(roles.organizationId)));
-  if (existing) return existing.id;
-  const [role] = await tx.insert(roles).values({ name, isSystem: true }).returning({ id: roles.id });
-  const rows = Object.entries(grants).map(([key, scopes]) => ({
-    roleId: role!.id,
-    featureId: FEATURES[key as FeatureKey].id,
-    scopes: [...scopes!],
-  }));
-  if (rows.length > 0) await tx.insert(rolePermissions).values(rows);
-  return role!.id;
-}
-
 /**
- * First start: features, system roles, the platform organization and one super administrator.
- * Every step checks before it inserts, so a restart seeds nothing twice.
+ * First start: the platform organization and one super administrator. The features and the system
+ * roles come from migrations (0006), so that an upgrade brings their changes too. Every step checks
+ * before it inserts, so a restart seeds nothing twice.
  */
 export async function seed(
   db: Db,
@@ -70,12 +44,12 @@ export async function seed(
   const passwordHash = await hasher.hash(admin.password ?? generatedPassword!);
 
   return db.transaction(async (tx) => {
-    const featureRows = Object.values(FEATURES).map((f, index) => ({ ...f, sortOrder: index }));
-    await tx.insert(features).values(featureRows).onConflictDoNothing();
-
-    const allScopes = Object.fromEntries(Object.keys(FEATURES).map((k) => [k, SCOPES]));
-    const superRoleId = await ensureSystemRole(tx, SYSTEM_ROLES.superAdmin, allScopes);
-    await ensureSystemRole(tx, SYSTEM_ROLES.admin, ADMIN_ROLE_PERMISSIONS);
+    const [superRole] = await tx
+      .select({ id: roles.id })
+      .from(roles)
+      .where(and(eq(roles.name, SYSTEM_ROLES.superAdmin), isNull(roles.organizationId)));
+    if (!superRole) throw new Error('The super_admin role is missing: run the migrations before the seed.');
+    const superRoleId = superRole.id;
 
     let [platform] = await tx.select().from(organizations).where(eq(organizations.isPlatform, true));
     if (!platform) {

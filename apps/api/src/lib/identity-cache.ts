@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import type { PermissionEntry } from '@portal/shared';
 import type { Db } from '../db/client.js';
 import { dataVersions } from '../db/schema/index.js';
-import { executePrepared, renderedOnce } from './statements.js';
 
 /**
  * Per-process memory of identity data (users' organization/role/state, roles with their permissions,
@@ -75,17 +74,14 @@ export function identitySnapshot(db: object, version: number): IdentitySnapshot 
 }
 
 /** The current identity version, as a scalar subquery to read in the same statement as other data. */
-export const identityVersionSql = renderedOnce(
-  sql<number>`(select ${dataVersions.version} from ${dataVersions} where ${dataVersions.name} = 'identity')`,
-);
+export const identityVersionSql = sql<
+  number | string
+>`(select ${dataVersions.version} from ${dataVersions} where ${dataVersions.name} = 'identity')`;
 
 /** The current identity version on its own (when no row of a statement could carry it). */
 export async function readIdentityVersion(db: Db): Promise<unknown> {
-  const [row] = await executePrepared<{ version: unknown }>(
-    db,
-    sql`select ${identityVersionSql} as "version"`,
-  );
-  return row?.version;
+  const { rows } = await db.execute<{ version: unknown }>(sql`select ${identityVersionSql} as "version"`);
+  return rows[0]?.version;
 }
 
 /** A version as read from the database (bigint: a string on node-postgres); NaN when there is none. */

@@ -1,43 +1,7 @@
 import argon2 from '@node-rs/argon2';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEST_HASH_COST, watchVerifications } from '../../test/harness.js';
-import {
-  answeringOtherRequest,
-  CONCURRENT_HASHES,
-  createPasswordHasher,
-  DEFAULT_HASH_COST,
-  hashesAllowedNow,
-  HASHES_BESIDE_REQUESTS,
-  QUIET_BEFORE_EVERY_CORE_MS,
-  REST_PER_HASH_BESIDE_REQUESTS,
-} from './passwords.js';
-
-const quietSpell = () => new Promise((resolve) => setTimeout(resolve, QUIET_BEFORE_EVERY_CORE_MS + 50));
-
-/** The most verifies that ran at once while `verifications` were asked for together. */
-async function mostAtOnce(verifications: number): Promise<number> {
-  const hasher = createPasswordHasher(TEST_HASH_COST);
-  const hash = await hasher.hash('Right-Passw0rd!');
-  const watch = watchVerifications();
-  await Promise.all(Array.from({ length: verifications }, () => hasher.verify(hash, 'Right-Passw0rd!')));
-  vi.restoreAllMocks();
-  return watch.mostAtOnce();
-}
-
-/**
- * Verifies at the production cost, one after another: for each after the first, how long after the
- * one before it ended it started, and how long the one before took (milliseconds).
- */
-async function gapsBetweenVerifies(verifications: number) {
-  const hasher = createPasswordHasher(DEFAULT_HASH_COST);
-  const hash = await hasher.hash('Right-Passw0rd!');
-  const { runs } = watchVerifications();
-  for (let i = 0; i < verifications; i++) await hasher.verify(hash, 'Right-Passw0rd!');
-  vi.restoreAllMocks();
-  return runs
-    .slice(1)
-    .map((run, i) => ({ gap: run.start - runs[i]!.end, before: runs[i]!.end - runs[i]!.start }));
-}
+import { CONCURRENT_HASHES, createPasswordHasher } from './passwords.js';
 
 describe('password hasher', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -72,40 +36,5 @@ describe('password hasher', () => {
     const verify = vi.spyOn(argon2, 'verify');
     expect(await hasher.verify(null, 'not-a-real-password-0')).toBe(false);
     expect(verify).toHaveBeenCalledTimes(1);
-  });
-
-  it('runs one hash fewer while another request is answered, and every core again after a quiet spell', async () => {
-    const answered = answeringOtherRequest();
-    expect(await mostAtOnce(CONCURRENT_HASHES * 3)).toBe(HASHES_BESIDE_REQUESTS);
-    answered();
-    // Not at once: the next request of a stream comes microseconds after the answer before it.
-    expect(hashesAllowedNow()).toBe(HASHES_BESIDE_REQUESTS);
-    await quietSpell();
-    expect(hashesAllowedNow()).toBe(CONCURRENT_HASHES);
-    expect(await mostAtOnce(CONCURRENT_HASHES * 3)).toBe(CONCURRENT_HASHES);
-  });
-
-  it('keeps the room while any other request is in flight, however often one is marked answered', async () => {
-    const first = answeringOtherRequest();
-    const second = answeringOtherRequest();
-    first();
-    first();
-    await quietSpell();
-    expect(hashesAllowedNow()).toBe(HASHES_BESIDE_REQUESTS);
-    second();
-    await quietSpell();
-    expect(hashesAllowedNow()).toBe(CONCURRENT_HASHES);
-  });
-
-  it('beside another request, rests before each hash as long as the one before it took; alone, not at all', async () => {
-    const answered = answeringOtherRequest();
-    const beside = await gapsBetweenVerifies(4);
-    answered();
-    await quietSpell();
-    const alone = await gapsBetweenVerifies(4);
-    // A timer may fire up to a millisecond early; a verification at this cost takes about ten.
-    for (const { gap, before } of beside)
-      expect(gap).toBeGreaterThan(before * REST_PER_HASH_BESIDE_REQUESTS - 1);
-    for (const { gap, before } of alone) expect(gap).toBeLessThan(before / 2);
   });
 });

@@ -1,9 +1,11 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { formatDateTime, IST_OFFSET_MINUTES } from '@portal/shared';
 
 /**
  * Exports of lists ("Export To Excel", DECISIONS.md "Lists and export"): an .xlsx or a .csv written
- * row by row into a stream, so an export of any size never sits whole in memory.
+ * row by row into a stream, so an export of any size never sits whole in memory. Times are India
+ * Standard Time, as on every screen: date cells (sortable) in a .xlsx, the portal's text in a .csv.
  */
 export type SpreadsheetFormat = 'xlsx' | 'csv';
 export type CellValue = string | number | Date | null | undefined;
@@ -28,9 +30,14 @@ export function spreadsheetContentType(format: SpreadsheetFormat): string {
     : 'text/csv; charset=utf-8';
 }
 
-/** `tickets-2025-01-31.xlsx` */
+/** India Standard Time as a spreadsheet's clock: cells hold wall-clock times without a zone. */
+function istWallClock(at: Date): Date {
+  return new Date(at.getTime() + IST_OFFSET_MINUTES * 60_000);
+}
+
+/** `tickets-2025-01-31.xlsx`, dated by the day in India. */
 export function spreadsheetFileName(base: string, format: SpreadsheetFormat, now = new Date()): string {
-  return `${base}-${now.toISOString().slice(0, 10)}.${format}`;
+  return `${base}-${istWallClock(now).toISOString().slice(0, 10)}.${format}`;
 }
 
 /** `Content-Disposition` for a download, with an ASCII fallback and the UTF-8 name (RFC 6266). */
@@ -43,7 +50,7 @@ function csvField(value: CellValue): string {
   if (value === null || value === undefined) return '';
   const text =
     value instanceof Date
-      ? value.toISOString()
+      ? formatDateTime(value)
       : typeof value === 'number'
         ? String(value)
         : neutralizeCell(value);
@@ -52,8 +59,12 @@ function csvField(value: CellValue): string {
 
 function xlsxValue(value: CellValue): string | number | Date | null {
   if (value === null || value === undefined) return null;
+  if (value instanceof Date) return istWallClock(value);
   return typeof value === 'string' ? neutralizeCell(value) : value;
 }
+
+/** Excel's spelling of the portal's date-time ('25 Nov 2026, 1:11 am'); Excel writes AM/PM in capitals. */
+const XLSX_DATE_TIME = 'd mmm yyyy, h:mm AM/PM';
 
 async function writeCsv<T>(out: PassThrough, columns: readonly SheetColumn<T>[], rows: AsyncIterable<T>) {
   const write = async (line: string) => {
@@ -90,7 +101,7 @@ async function writeXlsx<T>(
     const values = columns.map((c) => xlsxValue(c.value(row)));
     const added = sheet.addRow(values);
     values.forEach((v, i) => {
-      if (v instanceof Date) added.getCell(i + 1).numFmt = 'yyyy-mm-dd hh:mm';
+      if (v instanceof Date) added.getCell(i + 1).numFmt = XLSX_DATE_TIME;
     });
     added.commit();
   }

@@ -48,6 +48,8 @@ export interface RouteAccessRecord {
   method: string;
   url: string;
   access: Access | undefined;
+  /** Its schema's `consumes`: upload routes list multipart/form-data (test/security-battery.test.ts). */
+  consumes: readonly string[];
 }
 
 declare module 'fastify' {
@@ -83,12 +85,11 @@ export function can(auth: AuthContext, feature: FeatureKey, scope: Scope): boole
   return auth.isSuperAdmin || hasPermission(auth.permissions, feature, scope);
 }
 
+/** The Origin is checked against configuration, never against the request's own Host. */
 function originAllowed(request: FastifyRequest, allowedOrigins: readonly string[]): boolean {
   if (request.headers['sec-fetch-site'] === 'cross-site') return false;
   const origin = request.headers.origin;
-  if (!origin) return true;
-  const self = `${request.protocol}://${request.host}`;
-  return origin === self || allowedOrigins.includes(origin);
+  return !origin || allowedOrigins.includes(origin);
 }
 
 async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: string[] }) {
@@ -98,7 +99,8 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
   app.decorate('routeAccess', routeAccess);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      routeAccess.push({ method, url: route.url, access: route.config?.access });
+      const consumes = (route.schema as { consumes?: string[] } | undefined)?.consumes ?? [];
+      routeAccess.push({ method, url: route.url, access: route.config?.access, consumes });
     }
     if (isApiRoute(route.url) && !route.config?.access) {
       throw new Error(`Route ${route.method} ${route.url} declares no access (STYLE.md §3)`);

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../features/auth/auth-context';
+import { returnPathAfterSignIn } from '../features/auth/return-path';
 import { FullScreenLoading } from './loading-layer';
 
 // Rarely shown: loaded when needed, not with every first page.
@@ -33,10 +34,14 @@ export function ProtectedLayout() {
   );
 }
 
-/** /auth/* is shown only when signed out; otherwise it redirects to /dashboard. */
+/**
+ * /auth/* is shown only when signed out; otherwise it redirects to /dashboard, or, right after a
+ * sign-in, to the page the visitor had asked for.
+ */
 export function PublicOnlyLayout() {
   const { isAuthenticated, restoring } = useAuth();
+  const location = useLocation();
   if (restoring) return <FullScreenLoading />;
-  if (isAuthenticated) return <Navigate to="/dashboard" replace />;
+  if (isAuthenticated) return <Navigate to={returnPathAfterSignIn(location.state)} replace />;
   return <Outlet />;
 }

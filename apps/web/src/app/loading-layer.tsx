@@ -11,6 +11,7 @@ import {
 import { Box, CircularProgress, LinearProgress, Stack, Typography } from '@mui/material';
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 import { LOADER_NOT_FOUND_MS, messages, PROGRESS_BAR_HEIGHT_PX, PROGRESS_BAR_OPACITY } from '@portal/shared';
+import { TestModeBadge } from '../features/auth/components/test-mode-badge';
 
 const NotFoundView = lazy(() => import('./not-found-view').then((m) => ({ default: m.NotFoundView })));
 
@@ -77,16 +78,20 @@ function TopProgressBar() {
   );
 }
 
-export function FullScreenLoading() {
+/** `inShell`: inside the dashboard, whose top bar already carries the test-mode marker. */
+export function FullScreenLoading({ inShell = false }: { inShell?: boolean }) {
   return (
-    <Stack
-      role="status"
-      spacing={2}
-      sx={{ minHeight: '100vh', alignItems: 'center', justifyContent: 'center' }}
-    >
-      <CircularProgress aria-hidden />
-      <Typography>{messages.common.loading}</Typography>
-    </Stack>
+    <>
+      {!inShell && <TestModeBadge fullScreen />}
+      <Stack
+        role="status"
+        spacing={2}
+        sx={{ minHeight: '100vh', alignItems: 'center', justifyContent: 'center' }}
+      >
+        <CircularProgress aria-hidden />
+        <Typography>{messages.common.loading}</Typography>
+      </Stack>
+    </>
   );
 }
 

@@ -1,5 +1,6 @@
 import { Box, Stack, Typography } from '@mui/material';
 import { messages } from '@portal/shared';
+import { TestModeBadge } from '../features/auth/components/test-mode-badge';
 
 /**
  * What a page that failed to load or render shows, instead of React Router's developer screen. The
@@ -9,30 +10,32 @@ import { messages } from '@portal/shared';
  */
 export function RouteErrorView() {
   return (
-    <Stack
-      component="main"
-      spacing={2}
-      sx={{ minHeight: '100vh', p: 3, textAlign: 'center', alignItems: 'center', justifyContent: 'center' }}
-    >
-      <Typography role="alert">{messages.common.unexpectedRetry}</Typography>
-      <Box
-        component="button"
-        type="button"
-        onClick={() => window.location.reload()}
-        sx={{
-          font: 'inherit',
-          px: 2,
-          py: 1,
-          border: 0,
-          borderRadius: 1,
-          cursor: 'pointer',
-          color: 'primary.contrastText',
-          bgcolor: 'primary.main',
-          '&:hover': { bgcolor: 'primary.dark' },
-        }}
+    <main>
+      <TestModeBadge fullScreen />
+      <Stack
+        spacing={2}
+        sx={{ minHeight: '100vh', p: 3, textAlign: 'center', alignItems: 'center', justifyContent: 'center' }}
       >
-        {messages.common.reload}
-      </Box>
-    </Stack>
+        <Typography role="alert">{messages.common.unexpectedRetry}</Typography>
+        <Box
+          component="button"
+          type="button"
+          onClick={() => window.location.reload()}
+          sx={{
+            font: 'inherit',
+            px: 2,
+            py: 1,
+            border: 0,
+            borderRadius: 1,
+            cursor: 'pointer',
+            color: 'primary.contrastText',
+            bgcolor: 'primary.main',
+            '&:hover': { bgcolor: 'primary.dark' },
+          }}
+        >
+          {messages.common.reload}
+        </Box>
+      </Stack>
+    </main>
   );
 }

@@ -1,58 +1,71 @@
 import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { PAGE_ACCESS } from '../lib/page-access';
 import { FullScreenLoading, LoadingLayerProvider } from './loading-layer';
 import { ProtectedLayout, PublicOnlyLayout } from './guard';
 import { RouteErrorView } from './route-error-view';
 
 /**
  * The child pages of /dashboard and of /logindashboard (SPEC.md §2). Each feature adds its own
- * lines; route code is loaded lazily.
+ * lines; route code is loaded lazily. What each page needs is in lib/page-access.ts, attached as
+ * `handle.access`: the guard (app/route-guard.tsx) shows a page only to users who meet it, so pages
+ * do not check again.
  */
 export const dashboardChildren: RouteObject[] = [
   {
     path: 'usermanagement',
+    handle: { access: PAGE_ACCESS['usermanagement'] },
     lazy: () =>
       import('../features/users/routes/users-list-page').then((m) => ({ Component: m.UsersListPage })),
   },
   {
     path: 'usermanagement/invite',
+    handle: { access: PAGE_ACCESS['usermanagement/invite'] },
     lazy: () =>
       import('../features/users/routes/invite-user-page').then((m) => ({ Component: m.InviteUserPage })),
   },
   {
     path: 'inviteuser',
+    handle: { access: PAGE_ACCESS['inviteuser'] },
     lazy: () =>
       import('../features/users/routes/invite-user-page').then((m) => ({ Component: m.InviteUserPage })),
   },
   {
     path: 'register',
+    handle: { access: PAGE_ACCESS['register'] },
     lazy: () => import('../features/users/routes/register-page').then((m) => ({ Component: m.RegisterPage })),
   },
   {
+    // Everyone has a home: the welcome, and the dashboard's figures with Dashboard READ.
     index: true,
     lazy: () => import('../features/home/routes/home-page').then((m) => ({ Component: m.HomePage })),
   },
   {
     path: 'activity',
+    handle: { access: PAGE_ACCESS['activity'] },
     lazy: () =>
       import('../features/activity/routes/activity-page').then((m) => ({ Component: m.ActivityPage })),
   },
   {
     path: 'positions',
+    handle: { access: PAGE_ACCESS['positions'] },
     lazy: () =>
       import('../features/positions/routes/positions-page').then((m) => ({ Component: m.PositionsPage })),
   },
   {
     path: 'userroles',
+    handle: { access: PAGE_ACCESS['userroles'] },
     lazy: () =>
       import('../features/roles/routes/roles-list-page').then((m) => ({ Component: m.RolesListPage })),
   },
   {
     path: 'addrole',
+    handle: { access: PAGE_ACCESS['addrole'] },
     lazy: () =>
       import('../features/roles/routes/role-editor-page').then((m) => ({ Component: m.RoleEditorPage })),
   },
   {
     path: 'userpermissions',
+    handle: { access: PAGE_ACCESS['userpermissions'] },
     lazy: () =>
       import('../features/roles/routes/role-permissions-page').then((m) => ({
         Component: m.RolePermissionsPage,
@@ -60,6 +73,7 @@ export const dashboardChildren: RouteObject[] = [
   },
   {
     path: 'userpermissions/:roleId',
+    handle: { access: PAGE_ACCESS['userpermissions/:roleId'] },
     lazy: () =>
       import('../features/roles/routes/role-permissions-page').then((m) => ({
         Component: m.RolePermissionsPage,
@@ -76,20 +90,24 @@ export const dashboardChildren: RouteObject[] = [
   },
   {
     path: 'support',
+    handle: { access: PAGE_ACCESS['support'] },
     lazy: () => import('../features/support/routes/support-page').then((m) => ({ Component: m.SupportPage })),
   },
   {
     path: 'subscription',
+    handle: { access: PAGE_ACCESS['subscription'] },
     lazy: () =>
       import('../features/billing/routes/subscription-page').then((m) => ({ Component: m.SubscriptionPage })),
   },
   {
     path: 'usermanagement/subscription',
+    handle: { access: PAGE_ACCESS['usermanagement/subscription'] },
     lazy: () =>
       import('../features/billing/routes/subscription-page').then((m) => ({ Component: m.SubscriptionPage })),
   },
   {
     path: 'manualPayment',
+    handle: { access: PAGE_ACCESS['manualPayment'] },
     lazy: () =>
       import('../features/billing/routes/manual-payment-page').then((m) => ({
         Component: m.ManualPaymentPage,
@@ -97,6 +115,7 @@ export const dashboardChildren: RouteObject[] = [
   },
   {
     path: 'billing',
+    handle: { access: PAGE_ACCESS['billing'] },
     lazy: () => import('../features/billing/routes/billing-page').then((m) => ({ Component: m.BillingPage })),
   },
 ];

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Stack } from '@mui/material';
 import { messages } from '@portal/shared';
 import { useAuth } from '../features/auth/auth-context';
+import { TestModeBadge } from '../features/auth/components/test-mode-badge';
 import { extractErrorMessage } from '../lib/error-message';
 
 /** The signed-in user could not be read for want of an answer: what went wrong, and a retry. */
@@ -18,6 +19,7 @@ export function SessionUnreachable({ error }: { error: unknown }) {
   };
   return (
     <Stack component="main" sx={{ minHeight: '100vh', alignItems: 'center', justifyContent: 'center', p: 2 }}>
+      <TestModeBadge fullScreen />
       <Alert
         severity="error"
         action={

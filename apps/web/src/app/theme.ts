@@ -30,7 +30,12 @@ export const theme = createTheme({
     button: { textTransform: 'none' },
   },
   components: {
-    MuiButton: { defaultProps: { disableElevation: true } },
+    MuiButton: {
+      defaultProps: { disableElevation: true },
+      // size="large" marks a button that commits money or creates an account: a touch target of at least
+      // 44 px (WCAG 2.5.5), so a thumb on a phone lands on the one it meant (issue 21).
+      styleOverrides: { root: { variants: [{ props: { size: 'large' }, style: { minHeight: 44 } }] } },
+    },
     MuiPaper: {
       defaultProps: { elevation: 0 },
       styleOverrides: { root: { border: `1px solid ${palette.border}` } },

@@ -1,4 +1,5 @@
-import { styled } from '@mui/material/styles';
+import { GlobalStyles, useMediaQuery } from '@mui/material';
+import { styled, type Theme } from '@mui/material/styles';
 import { MaterialDesignContent, SnackbarProvider } from 'notistack';
 import { useEffect } from 'react';
 import { TOAST_AUTO_HIDE_MS, TOAST_MAX_VISIBLE } from '@portal/shared';
@@ -16,18 +17,44 @@ const Toast = styled(MaterialDesignContent)(({ theme }) => ({
 }));
 const toastComponents = { default: Toast, success: Toast, error: Toast, warning: Toast, info: Toast };
 
+/** Class names of the two places toasts go (notistack's `classes`), for the rules below and tests. */
+export const TOASTS_BELOW_TOP_BAR = 'portal-toasts-below-top-bar';
+export const TOASTS_AT_BOTTOM = 'portal-toasts-at-bottom';
+/** The top bar is MUI's Toolbar, 64 px high from `sm` up; toasts start 8 px under it. */
+const BELOW_TOP_BAR_PX = 64 + 8;
+
 /**
  * Where toasts appear. Pages raise them through lib/snackbar.ts, which needs no context, so this can
  * load after the first screen (AppProviders) and keep notistack out of the initial script.
+ *
+ * SPEC.md §9's top-right, but under the top bar: at notistack's own offset a toast covered the bell
+ * and the user menu for its 4 s after every action. On a phone a toast spans the width, so at the top
+ * it would cover the page's title and first controls: there it rises from the bottom. At most 3 show
+ * at once and each hides by itself (SPEC.md §9).
  */
 export function Toaster() {
   useEffect(showEarlySnackbars, []);
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   return (
-    <SnackbarProvider
-      maxSnack={TOAST_MAX_VISIBLE}
-      autoHideDuration={TOAST_AUTO_HIDE_MS * 2}
-      anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-      Components={toastComponents}
-    />
+    <>
+      {/* Twice the class: notistack's own offset has the same specificity and may come later. */}
+      <GlobalStyles
+        styles={{
+          [`.${TOASTS_BELOW_TOP_BAR}.${TOASTS_BELOW_TOP_BAR}`]: { top: BELOW_TOP_BAR_PX },
+        }}
+      />
+      <SnackbarProvider
+        maxSnack={TOAST_MAX_VISIBLE}
+        autoHideDuration={TOAST_AUTO_HIDE_MS * 2}
+        anchorOrigin={
+          phone ? { vertical: 'bottom', horizontal: 'center' } : { vertical: 'top', horizontal: 'right' }
+        }
+        classes={{
+          containerAnchorOriginTopRight: TOASTS_BELOW_TOP_BAR,
+          containerAnchorOriginBottomCenter: TOASTS_AT_BOTTOM,
+        }}
+        Components={toastComponents}
+      />
+    </>
   );
 }

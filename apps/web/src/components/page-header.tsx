@@ -24,7 +24,8 @@ export function PageHeader({ title, subtitle, actions, backTo, backLabel }: Page
         spacing={2}
         sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
       >
-        <Box>
+        {/* A title may hold an email or a name without spaces; it breaks anywhere rather than widen the page. */}
+        <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
           <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>
             {title}
           </Typography>

@@ -8,8 +8,9 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
-  // A test that fakes the clock never leaves it faked for the next one.
+  // A test that fakes the clock (or stubs a global, e.g. matchMedia) never leaves it so for the next one.
   vi.useRealTimers();
+  vi.unstubAllGlobals();
   const calls = errorSpy.mock.calls;
   errorSpy.mockRestore();
   if (calls.length > 0)

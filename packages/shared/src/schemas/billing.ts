@@ -230,8 +230,10 @@ export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 export const creditSummarySchema = z.object({
   organizationId: z.string(),
   balance: z.number(),
-  /** The subscription ending last among the active ones; null when none is valid now. */
+  /** The subscription running now (of the active ones in force, the first started); null when none. */
   subscription: subscriptionSchema.nullable(),
+  /** Active subscriptions bought to follow it (a top-up starts when the current one ends), soonest first. */
+  upcoming: z.array(subscriptionSchema),
   entries: z.array(ledgerEntrySchema),
 });
 export type CreditSummary = z.infer<typeof creditSummarySchema>;

@@ -24,6 +24,28 @@ export const ATTACHMENT_ACCEPT = '.pdf,.docx,.doc,.png,.jpg,.jpeg';
 /** A ticket without attachment shows this type (SPEC.md §3). */
 export const TICKET_TEXT_TYPE = 'text';
 
+/** What a ticket asks for, as the list, the ticket view and the export name it. */
+export const ticketRequestLabels: Record<TicketType, string> = {
+  feedback: 'Feedback',
+  callback: 'Call back',
+};
+
+const ATTACHMENT_KINDS: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'application/msword': 'Word',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word',
+  'image/png': 'Image',
+  'image/jpeg': 'Image',
+};
+
+/**
+ * The kind of a ticket's attachment, from its `type` (the MIME type, or 'text' without one): 'PDF',
+ * 'Word', 'Image' or 'None', one word in one case, where the list mixed 'PDF', 'DOCX' and 'text'.
+ */
+export function attachmentKind(type: string): string {
+  return ATTACHMENT_KINDS[type] ?? (type === TICKET_TEXT_TYPE ? 'None' : 'Other');
+}
+
 /** The fields of POST /api/auth/support/tickets (JSON, or the text parts of a multipart form). */
 export const createTicketBodySchema = z.object({
   message: z

@@ -71,8 +71,6 @@ export const users = pgTable(
     profileImageFileId: uuid('profile_image_file_id').references(() => storedFiles.id, {
       onDelete: 'set null',
     }),
-    failedLoginCount: integer('failed_login_count').notNull().default(0),
-    lockedUntil: timestampTz('locked_until'),
     createdBy: uuid('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -12,6 +12,7 @@ import {
   userSchema,
 } from '@portal/shared';
 import { access } from '../../plugins/access.js';
+import { clientAddress } from '../../lib/client-address.js';
 import { unauthorized } from '../../lib/errors.js';
 import { findUserDto } from '../users/user-dto.repo.js';
 import { clearSessionCookies, REFRESH_COOKIE, setSessionCookies } from './cookies.js';
@@ -20,11 +21,7 @@ import * as auth from './auth.service.js';
 const tags = ['auth'];
 
 function clientInfo(request: FastifyRequest) {
-  return { ip: request.ip, userAgent: request.headers['user-agent'] };
-}
-
-export function publicBaseUrl(app: FastifyInstance, request: FastifyRequest): string {
-  return app.env.PUBLIC_URL?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
+  return { ip: clientAddress(request), userAgent: request.headers['user-agent'] };
 }
 
 export async function authRoutes(fastify: FastifyInstance) {
@@ -33,7 +30,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/auth/auth-session/login',
     {
-      config: { access: access.public, hashesPassword: true },
+      config: { access: access.public },
       schema: {
         tags,
         summary: 'Sign in with email or username',
@@ -124,7 +121,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await auth.forgotPassword(app, request.body.email, publicBaseUrl(app, request), request.ip);
+      await auth.forgotPassword(app, request.body.email, clientAddress(request));
       return { success: true as const, message: messages.login.forgotPasswordSent };
     },
   );
@@ -132,7 +129,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/auth/reset-password',
     {
-      config: { access: access.public, hashesPassword: true },
+      config: { access: access.public },
       schema: {
         tags,
         summary: 'Set a password from an invite or reset link',
@@ -141,7 +138,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await auth.resetPassword(app, request.body.token, request.body.password);
+      await auth.resetPassword(app, request.body.token, request.body.password, clientAddress(request));
       return { success: true as const, message: messages.login.resetDone };
     },
   );

@@ -5,19 +5,20 @@ import { messages, PASSWORD_RESET_VALID_HOURS } from '@portal/shared';
 import { users } from '../../db/schema/index.js';
 import { AppError, badRequest, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import { randomToken, safeEqual, sha256Hex } from '../../lib/tokens.js';
-import { countHit } from '../platform/rate-limit.repo.js';
+import { countHit, countInWindow } from '../platform/rate-limit.repo.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { csrfTokenFor, type IssuedTokens } from './cookies.js';
 import { userDtosAt } from '../users/user-dto.repo.js';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens.repo.js';
+import { findLiveOneTimeToken } from './one-time-tokens.repo.js';
 import {
   findSessionByRefreshHash,
   insertSession,
-  markRotated,
   revokeFamily,
   revokeUserSessions,
+  rotateRefreshToken,
 } from './sessions.repo.js';
-import { recordSignInAttempt } from './sign-in.repo.js';
+import { clearSignInFailures, recordSignInAttempt, recordSignInFailure } from './sign-in.repo.js';
 
 interface ClientInfo {
   ip: string;
@@ -52,41 +53,31 @@ async function issueSession(
   };
 }
 
-/** Matches no user: the failed-attempt update of an unknown account. */
-const NO_USER_ID = '00000000-0000-0000-0000-000000000000';
-
 /**
  * Wrong password, unknown account, locked, inactive or not yet activated: one answer, and always one
  * hash verification and the same statements, so neither the body nor the timing tells them apart.
+ * The lock counts failures per account AND address: a stranger's failures lock out the stranger,
+ * not the owner elsewhere (docs/decisions/010-sign-in-lock.md).
  */
 export async function login(app: FastifyInstance, identifier: string, password: string, client: ClientInfo) {
   const { loginPerAddress, windowMs, lockoutThreshold, lockoutMs } = app.config.limits;
-  const { hits, candidate: user } = await recordSignInAttempt(app.db, identifier.trim().toLowerCase(), {
-    key: `login:ip:${client.ip}`,
-    windowMs,
+  const subject = identifier.trim().toLowerCase();
+  const { hits, candidate: user } = await recordSignInAttempt(app.db, subject, client.ip, {
+    addressKey: `login:ip:${client.ip}`,
+    addressWindowMs: windowMs,
+    lockWindowMs: lockoutMs,
   });
   if (hits > loginPerAddress) throw tooManyRequests(messages.login.tooManyAttempts);
   const passwordMatches = await app.hasher.verify(user?.passwordHash ?? null, password);
-  const locked = !!user?.lockedUntil && user.lockedUntil > new Date();
+  const locked = (user?.failuresFromAddress ?? 0) >= lockoutThreshold;
 
   if (!user || !passwordMatches || locked || !user.isActive) {
-    // The same statement for an unknown account (it matches no row): skipping it answered unknown
-    // accounts ~2.5 ms sooner, a tenth of a verification (test/signin-timing.test.ts).
-    const failures = (user?.failedLoginCount ?? 0) + 1;
-    const lock = failures >= lockoutThreshold;
-    await app.db
-      .update(users)
-      .set({
-        failedLoginCount: lock ? 0 : failures,
-        lockedUntil: lock ? new Date(Date.now() + lockoutMs) : (user?.lockedUntil ?? null),
-      })
-      .where(eq(users.id, user?.id ?? NO_USER_ID));
+    // The same statement for an unknown account, keyed by what it was asked for.
+    await recordSignInFailure(app.db, user?.id ?? subject, client.ip, lockoutMs);
     throw unauthorized(messages.login.invalidCredentials);
   }
 
-  if (user.failedLoginCount > 0 || user.lockedUntil) {
-    await app.db.update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, user.id));
-  }
+  if (user.failuresFromAddress > 0) await clearSignInFailures(app.db, user.id, client.ip);
   // The answer comes from the row already read (role and organization from the identity cache).
   const [answer] = await userDtosAt(app.db, [user], user.version);
   if (!answer) throw unauthorized(messages.login.invalidCredentials);
@@ -94,7 +85,10 @@ export async function login(app: FastifyInstance, identifier: string, password: 
   return { user: answer, tokens };
 }
 
-/** Rotates the refresh token. A rotated token presented again revokes its whole family. */
+/**
+ * Rotates the refresh token. The same token presented again within `rotatedGraceMs` (two tabs
+ * refreshing at once) gets a session of the same family too; later, it revokes the whole family.
+ */
 export async function refresh(
   app: FastifyInstance,
   refreshToken: string | undefined,
@@ -109,7 +103,8 @@ export async function refresh(
   if (typeof csrfHeader !== 'string' || !safeEqual(csrfHeader, expectedCsrf)) {
     throw new AppError(403, messages.http.csrf, 'CSRF');
   }
-  if (session.rotatedAt || !(await markRotated(app.db, session.id))) {
+  const rotation = await rotateRefreshToken(app.db, session.id, app.config.sessionTtl.rotatedGraceMs);
+  if (rotation === 'reused') {
     app.log.warn(
       { familyId: session.familyId, userId: session.userId },
       'refresh token reuse: family revoked',
@@ -139,12 +134,19 @@ export function resetLink(baseUrl: string, token: string): string {
   return `${baseUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
 }
 
-/** Answers the same whether or not the email exists (DECISIONS.md). */
-export async function forgotPassword(app: FastifyInstance, email: string, baseUrl: string, ip: string) {
+/**
+ * Answers the same, in body and in time, whether or not the email exists (DECISIONS.md): after the
+ * address's limit, the lookup, token and email run once the answer has left (lib/background-tasks.ts).
+ */
+export async function forgotPassword(app: FastifyInstance, email: string, address: string) {
   const { forgotPerAddress, windowMs } = app.config.limits;
-  if ((await countHit(app.db, `forgot:ip:${ip}`, windowMs)) > forgotPerAddress) {
+  if ((await countHit(app.db, `forgot:ip:${address}`, windowMs)) > forgotPerAddress) {
     throw tooManyRequests();
   }
+  app.background.run('password reset email', () => sendPasswordReset(app, email));
+}
+
+async function sendPasswordReset(app: FastifyInstance, email: string) {
   const [user] = await app.db
     .select({ id: users.id, email: users.email, isActive: users.isActive })
     .from(users)
@@ -156,31 +158,38 @@ export async function forgotPassword(app: FastifyInstance, email: string, baseUr
     return app.mailer.enqueue(tx, {
       to: user.email,
       subject: 'Reset your password',
-      text: `A password reset was requested for your account.\n\nSet a new password: ${resetLink(baseUrl, token)}\n\nThe link works once and expires in ${PASSWORD_RESET_VALID_HOURS} hour. If you did not ask for it, ignore this email.`,
+      text: `A password reset was requested for your account.\n\nSet a new password: ${resetLink(app.env.publicOrigin, token)}\n\nThe link works once and expires in ${PASSWORD_RESET_VALID_HOURS} hour. If you did not ask for it, ignore this email.`,
     });
   });
   await app.mailer.deliver(app.db, outboxId);
 }
 
-/** Sets the password from an invite or reset link; ends every session of the user. */
-export async function resetPassword(app: FastifyInstance, token: string, password: string) {
+/**
+ * Sets the password from an invite or reset link; ends every session of the user and forgets their
+ * failed sign-ins. The token is checked before the password is hashed, so a made-up token costs one
+ * lookup, not a hash. The address's limit counts only tokens that were not live: an office behind
+ * one address can accept any number of invitations.
+ */
+export async function resetPassword(app: FastifyInstance, token: string, password: string, address: string) {
+  const { resetPerAddress, windowMs } = app.config.limits;
+  const failures = `reset:ip:${address}`;
+  if ((await countInWindow(app.db, failures, windowMs)) >= resetPerAddress) throw tooManyRequests();
+  if (!(await findLiveOneTimeToken(app.db, token))) {
+    await countHit(app.db, failures, windowMs);
+    throw badRequest(messages.login.resetInvalid);
+  }
   const passwordHash = await app.hasher.hash(password);
   await app.db.transaction(async (tx) => {
     const owner = await consumeOneTimeToken(tx, token);
     if (!owner) throw badRequest(messages.login.resetInvalid);
     const [user] = await tx
       .update(users)
-      .set({
-        passwordHash,
-        passwordChangedAt: new Date(),
-        failedLoginCount: 0,
-        lockedUntil: null,
-        updatedAt: new Date(),
-      })
+      .set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() })
       .where(eq(users.id, owner.userId))
       .returning({ id: users.id, organizationId: users.organizationId });
     if (!user) throw badRequest(messages.login.resetInvalid);
     await revokeUserSessions(tx, user.id);
+    await clearSignInFailures(tx, user.id);
     await recordActivity(tx, {
       organizationId: user.organizationId,
       actorUserId: user.id,

@@ -19,8 +19,8 @@ export interface IssuedTokens {
 }
 
 export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, t: IssuedTokens) {
-  const secure = request.protocol === 'https';
-  const base = { path: '/', sameSite: 'lax' as const, secure };
+  // From the configured public address, not from what the request says its scheme was.
+  const base = { path: '/', sameSite: 'lax' as const, secure: request.server.env.publicIsHttps };
   reply
     .setCookie(ACCESS_COOKIE, t.accessToken, {
       ...base,

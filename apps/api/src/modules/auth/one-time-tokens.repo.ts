@@ -28,6 +28,22 @@ export async function issueOneTimeToken(
   return token;
 }
 
+/** Whether a token is live (known, unused, unexpired), without using it. */
+export async function findLiveOneTimeToken(db: Db, token: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: oneTimeTokens.id })
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, sha256Hex(token)),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
 /** Marks a live token used and returns its owner; null when unknown, used or expired. */
 export async function consumeOneTimeToken(db: Db, token: string) {
   const [row] = await db

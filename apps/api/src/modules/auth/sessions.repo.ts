@@ -2,7 +2,6 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions, users } from '../../db/schema/index.js';
 import { identitySnapshot, identityVersionOf, identityVersionSql } from '../../lib/identity-cache.js';
-import { executePrepared } from '../../lib/statements.js';
 import { rolesAt } from '../roles/permissions.repo.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -18,16 +17,8 @@ export interface NewSession {
   userAgent: string | undefined;
 }
 
-/** Raw and prepared: on every sign-in and refresh, where drizzle's insert builder took 110 of 550 µs. */
 export async function insertSession(db: Db, s: NewSession): Promise<void> {
-  await executePrepared(
-    db,
-    sql`
-      insert into sessions (family_id, user_id, access_token_hash, refresh_token_hash, access_expires_at,
-        refresh_expires_at, ip_address, user_agent)
-      values (${s.familyId}, ${s.userId}, ${s.accessTokenHash}, ${s.refreshTokenHash},
-        ${s.accessExpiresAt.toISOString()}, ${s.refreshExpiresAt.toISOString()}, ${s.ipAddress}, ${s.userAgent ?? null})`,
-  );
+  await db.insert(sessions).values({ ...s, userAgent: s.userAgent ?? null });
 }
 
 /**
@@ -36,15 +27,15 @@ export async function insertSession(db: Db, s: NewSession): Promise<void> {
  * role, state) comes from `sessionIdentity`, cached per version.
  */
 export async function findActiveSessionByAccessHash(db: Db, accessTokenHash: string) {
-  const [row] = await executePrepared<{
+  const {
+    rows: [row],
+  } = await db.execute<{
     session_id: string;
     family_id: string;
     user_id: string;
     identity_version: number | string;
   }>(
-    db,
-    sql`
-      select session_id, family_id, user_id, identity_version from session_by_access_hash(${accessTokenHash})`,
+    sql`select session_id, family_id, user_id, identity_version from session_by_access_hash(${accessTokenHash})`,
   );
   return row
     ? {
@@ -95,16 +86,28 @@ export async function findSessionByRefreshHash(db: Db, refreshTokenHash: string)
 }
 
 /**
- * Marks a session rotated only if nobody rotated it first, so two racing refreshes with the same
- * token cannot both succeed: the loser sees a reuse.
+ * Rotates a session's refresh token: 'rotated' for its first use; 'grace' when it was rotated within
+ * `graceMs` (a second tab refreshing at the same moment); 'reused' when rotated earlier or revoked.
+ * The first use is decided by one conditional update, so of racing refreshes exactly one rotates.
  */
-export async function markRotated(db: Db, sessionId: string): Promise<boolean> {
-  const rows = await db
+export async function rotateRefreshToken(
+  db: Db,
+  sessionId: string,
+  graceMs: number,
+): Promise<'rotated' | 'grace' | 'reused'> {
+  const rotated = await db
     .update(sessions)
     .set({ rotatedAt: sql`now()` })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.rotatedAt), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
-  return rows.length === 1;
+  if (rotated.length === 1) return 'rotated';
+  const [row] = await db
+    .select({
+      inGrace: sql<boolean>`${sessions.revokedAt} is null and ${sessions.rotatedAt} > now() - make_interval(secs => ${graceMs / 1000})`,
+    })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  return row?.inGrace ? 'grace' : 'reused';
 }
 
 export async function revokeFamily(db: Db, familyId: string) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
+  formatCount,
   messages,
   type billingListQuerySchema,
   type CreditSummary,
@@ -20,26 +21,30 @@ import {
   lockOrganization,
 } from './ledger.repo.js';
 import { organizationFor, paged } from './rules.js';
-import { findCurrentSubscription } from './subscriptions.repo.js';
+import { findCurrentAndUpcoming } from './subscriptions.repo.js';
 
 const RECENT_ENTRIES = 10;
 
-/** GET /api/auth/credits: balance (sum of the ledger), current subscription and recent entries. */
+/**
+ * GET /api/auth/credits: balance (sum of the ledger), the subscription running now and those bought
+ * to follow it, and recent entries.
+ */
 export async function getCreditSummary(
   app: FastifyInstance,
   auth: AuthContext,
   requestedOrganizationId: string | undefined,
 ): Promise<CreditSummary> {
   const organizationId = organizationFor(auth, requestedOrganizationId);
-  const [balance, subscription, recent] = await Promise.all([
+  const [balance, subscriptions, recent] = await Promise.all([
     creditBalance(app.db, organizationId),
-    findCurrentSubscription(app.db, organizationId, new Date()),
+    findCurrentAndUpcoming(app.db, organizationId, new Date()),
     listLedgerEntries(app.db, organizationId, { limit: RECENT_ENTRIES, offset: 0 }),
   ]);
   return {
     organizationId,
     balance,
-    subscription: subscription ? toSubscriptionDto(subscription) : null,
+    subscription: subscriptions.current ? toSubscriptionDto(subscriptions.current) : null,
+    upcoming: subscriptions.upcoming.map(toSubscriptionDto),
     entries: recent.rows.map(toLedgerDto),
   };
 }
@@ -95,7 +100,7 @@ export async function useCredits(app: FastifyInstance, client: ApiClient, body: 
       action: 'other',
       entityType: 'credits',
       entityId: entry!.id,
-      message: `Used ${body.credits} interview ${body.credits === 1 ? 'credit' : 'credits'} (reference ${body.reference})`,
+      message: `Used ${formatCount(body.credits)} interview ${body.credits === 1 ? 'credit' : 'credits'} (reference ${body.reference})`,
     });
     return {
       entryId: entry!.id,

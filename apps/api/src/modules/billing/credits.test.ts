@@ -4,6 +4,7 @@ import { messages } from '@portal/shared';
 import { createTestApp, signIn, type Session, type TestContext } from '../../../test/harness.js';
 import { apiKeys, creditLedger } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/tokens.js';
+import { addSubscription } from '../../../test/fixtures.js';
 import { countRows, tenantAdmin, userWithGrants } from './test-helpers.js';
 import { insertLedgerEntries } from './ledger.repo.js';
 
@@ -163,6 +164,39 @@ describe('POST /api/v1/credits/use', () => {
 });
 
 describe('GET /api/auth/credits', () => {
+  it('answers the subscription running now as current and those bought to follow it as upcoming', async () => {
+    const org = await tenantAdmin(ctx, 'Renewals Ltd');
+    const day = 86_400_000;
+    const at = (days: number) => new Date(Date.now() + days * day);
+    await addSubscription(ctx, org.orgId, { validFrom: at(-40), validUntil: at(-10), credits: 5 });
+    const running = await addSubscription(ctx, org.orgId, {
+      validFrom: at(-10),
+      validUntil: at(20),
+      credits: 100,
+    });
+    const next = await addSubscription(ctx, org.orgId, {
+      validFrom: at(20),
+      validUntil: at(50),
+      credits: 40,
+    });
+    const after = await addSubscription(ctx, org.orgId, {
+      validFrom: at(50),
+      validUntil: at(80),
+      credits: 10,
+    });
+    await addSubscription(ctx, org.orgId, { validFrom: at(20), validUntil: at(50), status: 'CANCELLED' });
+
+    const data = (await org.session.get('/api/auth/credits')).json().data;
+    expect(data.subscription).toMatchObject({ id: running, totalInterviewCredits: 100 });
+    expect(data.upcoming.map((s: { id: string }) => s.id)).toEqual([next, after]);
+
+    const none = await tenantAdmin(ctx, 'Nothing Yet Ltd');
+    expect((await none.session.get('/api/auth/credits')).json().data).toMatchObject({
+      subscription: null,
+      upcoming: [],
+    });
+  });
+
   it('is confined to the own organization (another → 404); super_admin may ask for any', async () => {
     expect((await tenant.session.get(`/api/auth/credits?organizationId=${other.orgId}`)).statusCode).toBe(
       404,

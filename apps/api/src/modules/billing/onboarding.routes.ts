@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { onboardingBodySchema, onboardingResultSchema, successSchema } from '@portal/shared';
 import { access, requireAuth } from '../../plugins/access.js';
-import { publicBaseUrl } from '../auth/auth.routes.js';
 import { readIdempotencyKey } from './idempotency.service.js';
 import { onboard } from './onboarding.service.js';
 
@@ -25,7 +24,7 @@ export async function onboardingRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const auth = requireAuth(request);
       const key = readIdempotencyKey(request, true);
-      const result = await onboard(app, auth, request.body, key, publicBaseUrl(app, request));
+      const result = await onboard(app, auth, request.body, key, app.env.publicOrigin);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.status as 201).send(result.body);
     },

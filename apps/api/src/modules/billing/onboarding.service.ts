@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
   MANUAL_PAYMENT_RECEIVED_BY,
+  meets,
   messages,
+  REQUIREMENTS,
   type OnboardingResult,
   type onboardingBodySchema,
 } from '@portal/shared';
 import { forbidden, notFound } from '../../lib/errors.js';
-import { can, type AuthContext } from '../../plugins/access.js';
+import type { AuthContext } from '../../plugins/access.js';
 import { createUser } from '../users/users.service.js';
 import { toPaymentDto, toSubscriptionDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
@@ -35,8 +37,8 @@ export async function onboard(
   key: string,
   baseUrl: string,
 ) {
-  // The route needs User Management CREATE; a new tenant also needs these two.
-  if (!can(auth, 'subscriptions', 'CREATE') || !can(auth, 'organizations', 'CREATE')) throw forbidden();
+  // The route needs User Management CREATE; a new tenant needs all of this (the web shows it so too).
+  if (!meets(auth, REQUIREMENTS.onboardOrganization)) throw forbidden();
   const amounts = checkAmounts(body.subscription);
 
   const result = await runIdempotent<{ success: true; data: OnboardingResult }>(

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   computeAmounts,
   DEFAULT_GST_RATE_BP,
+  formatCount,
   formatRupees,
   INTERVIEW_BOT_PRODUCT,
   messages,
@@ -104,7 +105,7 @@ export async function createOrder(
         action: 'other',
         entityType: 'payment_order',
         entityId: failed.id,
-        message: `Payment order for ${body.credits} credits failed: ${reason}`,
+        message: `Payment order for ${formatCount(body.credits)} credits failed: ${reason}`,
       });
     });
     throw new AppError(502, `${messages.fallback.createPaymentOrder}: ${reason}`, 'ORDER_FAILED', {
@@ -120,7 +121,7 @@ export async function createOrder(
       action: 'created',
       entityType: 'payment_order',
       entityId: row.id,
-      message: `Created a payment order for ${body.credits} interview credits (${formatRupees(row.amountPaise)})`,
+      message: `Created a payment order for ${formatCount(body.credits)} interview credits (${formatRupees(row.amountPaise)})`,
     });
     return row;
   });
@@ -143,7 +144,8 @@ export interface AppliedPayment {
  * Applies a payment the provider confirmed (a verified checkout signature, or a signed webhook) in
  * the caller's transaction: the order row is locked, so verify and webhooks of the same payment,
  * however concurrent, apply it once. Records the payment (CAPTURED), a paid subscription of the
- * purchased credits running one month past the organization's current end date, the purchase grant
+ * purchased credits for the month that starts when the organization's current period ends (now, if
+ * none runs), so the running period and the one bought ahead stay apart, the purchase grant
  * in the ledger, the order status, a notification to the organization's admins and an activity
  * entry. Null when the order is unknown.
  */
@@ -200,7 +202,7 @@ export async function applyConfirmedPayment(
     amounts,
     paymentId: payment.id,
     paid: true,
-    validFrom: now,
+    validFrom: start,
     validUntil: addOneMonth(start),
     actorUserId: confirmed.actorUserId,
   });
@@ -213,14 +215,14 @@ export async function applyConfirmedPayment(
     subscriptionId: subscription.id,
     paymentId: payment.id,
     reference: confirmed.providerPaymentId,
-    note: `Bought ${order.credits} credits online`,
+    note: `Bought ${formatCount(order.credits)} credits online`,
     createdBy: confirmed.actorUserId,
   });
   const updated = await updateOrder(tx, order.id, { status: 'payment_verified', paymentId: payment.id });
   await notifyOrganizationAdmins(tx, order.organizationId, {
     kind: 'payment_verified',
     title: messages.payment.verified,
-    body: `${order.credits} interview credits were added (${formatRupees(order.amountPaise)}).`,
+    body: `${formatCount(order.credits)} interview credits were added (${formatRupees(order.amountPaise)}).`,
     link: '/dashboard/billing',
   });
   await recordActivity(tx, {
@@ -229,7 +231,7 @@ export async function applyConfirmedPayment(
     action: 'updated',
     entityType: 'payment_order',
     entityId: order.id,
-    message: `Payment ${confirmed.providerPaymentId} verified: ${order.credits} interview credits added`,
+    message: `Payment ${confirmed.providerPaymentId} verified: ${formatCount(order.credits)} interview credits added`,
   });
   return { order: updated, payment, changed: true };
 }

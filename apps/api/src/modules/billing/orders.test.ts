@@ -125,8 +125,8 @@ describe('online payment: order → sandbox checkout → verify', () => {
     expect(entry!.message).toContain(checkout.razorpay_payment_id);
   });
 
-  it('a second purchase extends the validity by one more month', async () => {
-    const first = (await tenant.session.get('/api/auth/credits')).json().data.subscription.validUntil;
+  it('a second purchase is the next month: it starts when the running one ends, listed as upcoming', async () => {
+    const running = (await tenant.session.get('/api/auth/credits')).json().data.subscription;
     const o = await order(tenant.session, 1);
     const checkout = (
       await tenant.session.post('/api/admin/payment/sandbox/pay', {
@@ -134,11 +134,14 @@ describe('online payment: order → sandbox checkout → verify', () => {
       })
     ).json().data;
     expect((await tenant.session.post('/api/admin/payment/verify', checkout)).statusCode).toBe(200);
-    const until = new Date(
-      (await tenant.session.get('/api/auth/credits')).json().data.subscription.validUntil,
+    const summary = (await tenant.session.get('/api/auth/credits')).json().data;
+    // The running period is still what Billing shows as current; the bought month follows it.
+    expect(summary.subscription.id).toBe(running.id);
+    expect(summary.upcoming).toHaveLength(1);
+    expect(summary.upcoming[0]).toMatchObject({ totalInterviewCredits: 1, validFrom: running.validUntil });
+    expect(new Date(summary.upcoming[0].validUntil).getTime()).toBeGreaterThan(
+      new Date(running.validUntil).getTime() + 27 * 86_400_000,
     );
-    const previous = new Date(first);
-    expect(until.getTime()).toBeGreaterThan(previous.getTime() + 27 * 86_400_000);
   });
 
   it('accepts a signature made for another payment id with the SDK-compatible HMAC, and refuses every 1-character change', async () => {

@@ -1,6 +1,6 @@
-import { computeAmounts, messages, type Amounts } from '@portal/shared';
+import { computeAmounts, meets, messages, REQUIREMENTS, type Amounts } from '@portal/shared';
 import { badRequest, forbidden, notFound, type FieldErrors } from '../../lib/errors.js';
-import { can, tenantScope, type AuthContext } from '../../plugins/access.js';
+import { tenantScope, type AuthContext } from '../../plugins/access.js';
 
 /**
  * The organization a billing request acts on: the one asked for, or the caller's own. Anyone but
@@ -38,7 +38,7 @@ export async function paged<Row, Dto>(
  * for its own organization) but not this, so a tenant cannot grant itself credits.
  */
 export function requirePlatformBilling(auth: AuthContext): void {
-  if (!can(auth, 'organizations', 'CREATE')) throw forbidden(messages.billing.platformOnly);
+  if (!meets(auth, REQUIREMENTS.recordPlatformBilling)) throw forbidden(messages.billing.platformOnly);
 }
 
 export interface AmountFigures {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { subscriptions } from '../../db/schema/index.js';
 
@@ -60,26 +60,36 @@ export async function listSubscriptionRows(
   return { rows, total: totalRow?.total ?? 0 };
 }
 
-/** The active subscription valid at `now` that ends last; null when none. */
-export async function findCurrentSubscription(
+/** How many periods bought ahead the billing screen lists. */
+export const UPCOMING_LIMIT = 12;
+
+/**
+ * The organization's ACTIVE subscriptions that have not ended at `now`: the one running now (among
+ * those in force, the one that started first; a period bought ahead starts when it ends) and those
+ * that run past it, soonest first (at most UPCOMING_LIMIT).
+ */
+export async function findCurrentAndUpcoming(
   db: Db,
   organizationId: string,
   now: Date,
-): Promise<SubscriptionRow | null> {
-  const [row] = await db
+): Promise<{ current: SubscriptionRow | null; upcoming: SubscriptionRow[] }> {
+  const rows = await db
     .select()
     .from(subscriptions)
     .where(
       and(
         eq(subscriptions.organizationId, organizationId),
         eq(subscriptions.status, 'ACTIVE'),
-        lte(subscriptions.validFrom, now),
         gt(subscriptions.validUntil, now),
       ),
     )
-    .orderBy(desc(subscriptions.validUntil))
-    .limit(1);
-  return row ?? null;
+    .orderBy(asc(subscriptions.validFrom), asc(subscriptions.validUntil), asc(subscriptions.id))
+    .limit(UPCOMING_LIMIT + 1);
+  const current = rows.find((r) => r.validFrom <= now) ?? null;
+  const upcoming = rows
+    .filter((r) => r !== current && (!current || r.validUntil > current.validUntil))
+    .slice(0, UPCOMING_LIMIT);
+  return { current, upcoming };
 }
 
 /** The latest end date among the organization's active subscriptions (renewals start from it). */

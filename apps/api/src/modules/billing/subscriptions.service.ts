@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
+  formatCount,
+  formatDate,
   formatRupees,
   messages,
   type Amounts,
@@ -83,7 +85,7 @@ export async function insertSubscriptionRecord(tx: Db, input: NewSubscription): 
     action: 'created',
     entityType: 'subscription',
     entityId: row.id,
-    message: `Created a subscription of ${row.totalInterviewCredits} interview credits (${formatRupees(row.grandTotalAmountPaise)}) valid until ${row.validUntil.toISOString().slice(0, 10)}`,
+    message: `Created a subscription of ${formatCount(row.totalInterviewCredits)} interview credits (${formatRupees(row.grandTotalAmountPaise)}) valid until ${formatDate(row.validUntil)}`,
   });
   return row;
 }
@@ -101,7 +103,7 @@ export async function grantSubscriptionCredits(tx: Db, row: SubscriptionRow, act
       subscriptionId: row.id,
       paymentId: row.paymentId,
       reference: `subscription:${row.id}`,
-      note: `Subscription credits until ${row.validUntil.toISOString().slice(0, 10)}`,
+      note: `Subscription credits until ${formatDate(row.validUntil)}`,
       createdBy: actorUserId,
     },
   ];

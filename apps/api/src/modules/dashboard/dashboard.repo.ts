@@ -1,4 +1,4 @@
-import { and, count, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { BUSINESS_TIME_ZONE, SUBSCRIPTION_STATUS_ACTIVE, SYSTEM_ROLES } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import {
@@ -12,19 +12,13 @@ import {
 } from '../../db/schema/index.js';
 
 /**
- * Payments that count as money received (docs/decisions/ "dashboard figures"): a manual payment is
- * recorded CREATED once an administrator has the money (SPEC.md §4); an online payment is recorded
- * CAPTURED when its signature is verified. FAILED and REFUNDED rows do not count, and a partial
- * refund is subtracted. Dated by payment date, else the row's creation.
+ * Captured payments: the one set behind both money figures of the home page (docs/product.md
+ * "Dashboard figures"). A manual payment is recorded CREATED once an administrator has the money
+ * (SPEC.md §4); an online payment is recorded CAPTURED when its signature is verified. FAILED and
+ * REFUNDED rows, and a record marked not captured, are not. Of billing's PAYMENT_RECORD_STATUSES
+ * (CREATED, CAPTURED, FAILED, REFUNDED).
  */
-/** Of billing's PAYMENT_RECORD_STATUSES (CREATED, CAPTURED, FAILED, REFUNDED). */
-export const RECEIVED_PAYMENT_STATUSES = ['CREATED', 'CAPTURED'] as const;
-/** Credits sold: ledger grants from paid subscriptions and purchases (demo trials are free). */
-export const SOLD_CREDIT_REASONS = ['subscription', 'purchase'] as const;
-
-const paymentDate = sql`coalesce(${payments.paymentDate}, ${payments.createdAt})`;
-const received = inArray(sql`upper(${payments.paymentStatus})`, [...RECEIVED_PAYMENT_STATUSES]);
-const netAmount = sql`${payments.amountPaise} - ${payments.refundAmountPaise}`;
+export const CAPTURED_PAYMENT_STATUSES = ['CREATED', 'CAPTURED'] as const;
 
 function iso(d: Date): SQL {
   return sql`${d.toISOString()}::timestamptz`;
@@ -36,8 +30,6 @@ const timeZone = sql.raw(`'${BUSINESS_TIME_ZONE.replace(/'/g, "''")}'`);
 function monthKey(column: SQL | typeof creditLedger.createdAt): SQL<string> {
   return sql<string>`to_char(${column} at time zone ${timeZone}, 'YYYY-MM')`;
 }
-
-const tenantOrgIds = sql`(select ${organizations.id} from ${organizations} where not ${organizations.isPlatform})`;
 
 export async function countTenantOrganizations(db: Db): Promise<number> {
   const [row] = await db
@@ -71,36 +63,65 @@ export async function countActiveSubscriptions(db: Db, now: Date): Promise<numbe
   return row?.n ?? 0;
 }
 
-export async function creditsSold(db: Db, from: Date, to: Date): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<string | number | null>`sum(${creditLedger.delta})` })
-    .from(creditLedger)
-    .where(
-      and(
-        inArray(creditLedger.reason, [...SOLD_CREDIT_REASONS]),
-        gt(creditLedger.delta, 0),
-        gte(creditLedger.createdAt, from),
-        lt(creditLedger.createdAt, to),
-        sql`${creditLedger.organizationId} in ${tenantOrgIds}`,
+/**
+ * The captured payments of subscriptions, one row each: when it was paid (its payment date, else
+ * when it was recorded), the amount kept (less any partial refund) and the subscription's interview
+ * credits, on its first captured payment only, so a subscription paid in parts is sold once. Demo
+ * trials are free and never counted; a payment linked to no subscription is in neither figure.
+ * Both money figures and the revenue chart read this one set.
+ */
+function capturedSales(db: Db) {
+  const paidAt = sql<Date>`coalesce(${payments.paymentDate}, ${payments.createdAt})`;
+  const firstOfItsSubscription = sql`row_number() over (partition by ${subscriptions.id} order by ${paidAt}, ${payments.id}) = 1`;
+  return db.$with('captured_sales').as(
+    db
+      .select({
+        paidAt: paidAt.as('paid_at'),
+        amountPaise: sql<number>`${payments.amountPaise} - ${payments.refundAmountPaise}`.as('amount_paise'),
+        credits:
+          sql<number>`case when ${firstOfItsSubscription} then ${subscriptions.totalInterviewCredits} else 0 end`.as(
+            'credits',
+          ),
+      })
+      .from(payments)
+      .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+      .where(
+        and(
+          inArray(sql`upper(${payments.paymentStatus})`, [...CAPTURED_PAYMENT_STATUSES]),
+          eq(payments.paymentCapture, true),
+        ),
       ),
-    );
-  return Number(row?.n ?? 0);
+  );
 }
 
-export async function revenue(db: Db, from: Date, to: Date): Promise<number> {
+export interface Sales {
+  credits: number;
+  revenuePaise: number;
+}
+
+/** Credits sold and revenue of the payments captured in [from, to). */
+export async function salesBetween(db: Db, from: Date, to: Date): Promise<Sales> {
+  const sales = capturedSales(db);
   const [row] = await db
-    .select({ n: sql<string | number | null>`sum(${netAmount})` })
-    .from(payments)
-    .where(and(received, sql`${paymentDate} >= ${iso(from)}`, sql`${paymentDate} < ${iso(to)}`));
-  return Number(row?.n ?? 0);
+    .with(sales)
+    .select({
+      credits: sql<string | number | null>`sum(${sales.credits})`,
+      revenue: sql<string | number | null>`sum(${sales.amountPaise})`,
+    })
+    .from(sales)
+    .where(and(sql`${sales.paidAt} >= ${iso(from)}`, sql`${sales.paidAt} < ${iso(to)}`));
+  return { credits: Number(row?.credits ?? 0), revenuePaise: Number(row?.revenue ?? 0) };
 }
 
+/** Revenue per IST calendar month (`YYYY-MM`) from `from` on, from the same captured payments. */
 export async function revenueByMonth(db: Db, from: Date): Promise<Map<string, number>> {
-  const month = monthKey(paymentDate);
+  const sales = capturedSales(db);
+  const month = monthKey(sql`${sales.paidAt}`);
   const rows = await db
-    .select({ month, n: sql<string | number>`sum(${netAmount})` })
-    .from(payments)
-    .where(and(received, sql`${paymentDate} >= ${iso(from)}`))
+    .with(sales)
+    .select({ month, n: sql<string | number>`sum(${sales.amountPaise})` })
+    .from(sales)
+    .where(sql`${sales.paidAt} >= ${iso(from)}`)
     .groupBy(month);
   return new Map(rows.map((r) => [r.month, Number(r.n)]));
 }

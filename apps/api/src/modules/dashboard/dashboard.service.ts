@@ -1,6 +1,7 @@
 import {
   DASHBOARD_MONTHS,
   DASHBOARD_RECENT_ACTIVITY,
+  IST_OFFSET_MINUTES,
   messages,
   statLabels,
   welcomeBack,
@@ -15,8 +16,7 @@ import type { AuthContext } from '../../plugins/access.js';
 import { recentActivities } from '../activity/activity.repo.js';
 import * as repo from './dashboard.repo.js';
 
-/** India Standard Time has no daylight saving: a fixed +05:30. */
-const IST_OFFSET_MS = 330 * 60_000;
+const IST_OFFSET_MS = IST_OFFSET_MINUTES * 60_000;
 
 /** Start (as an instant) of the IST calendar month `offset` months from the one holding `now`. */
 export function istMonthStart(now: Date, offset = 0): Date {
@@ -49,12 +49,11 @@ export async function buildDashboard(db: Db, auth: AuthContext, now = new Date()
   const welcomeMessage = welcomeBack(name);
 
   if (auth.isSuperAdmin) {
-    const [orgs, admins, activeSubs, sold, revenue, tickets, byMonth, recent] = await Promise.all([
+    const [orgs, admins, activeSubs, sales, tickets, byMonth, recent] = await Promise.all([
       repo.countTenantOrganizations(db),
       repo.countActiveAdmins(db),
       repo.countActiveSubscriptions(db, now),
-      repo.creditsSold(db, monthStart, nextMonthStart),
-      repo.revenue(db, monthStart, nextMonthStart),
+      repo.salesBetween(db, monthStart, nextMonthStart),
       repo.countOpenTickets(db, null),
       repo.revenueByMonth(db, seriesFrom),
       recentActivities(db, null, DASHBOARD_RECENT_ACTIVITY),
@@ -66,8 +65,8 @@ export async function buildDashboard(db: Db, auth: AuthContext, now = new Date()
         card('organizations', 'count', orgs),
         card('activeAdmins', 'count', admins),
         card('activeSubscriptions', 'count', activeSubs),
-        card('creditsSoldThisMonth', 'count', sold),
-        card('revenueThisMonth', 'paise', revenue),
+        card('creditsSoldThisMonth', 'count', sales.credits),
+        card('revenueThisMonth', 'paise', sales.revenuePaise),
         card('openTickets', 'count', tickets),
       ],
       series: {

@@ -24,20 +24,18 @@ export async function filesRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const file = await fileForDownload(app.db, requireAuth(request), request.params.id);
-      const etag = `"${file.sha256}"`;
-      reply
-        .header('Content-Type', file.mimeType)
-        .header(
-          'Content-Disposition',
-          attachmentDisposition(file.fileName, INLINE_TYPES.has(file.mimeType) ? 'inline' : 'attachment'),
-        )
-        .header('X-Content-Type-Options', 'nosniff')
-        // Even if opened directly, a stored file can run nothing.
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
-        .header('Cache-Control', 'private, no-cache')
-        .header('ETag', etag);
-      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-      return reply.send(file.data);
+      // nosniff and no-store come with every answer (plugins/security-headers.ts).
+      return (
+        reply
+          .header('Content-Type', file.mimeType)
+          .header(
+            'Content-Disposition',
+            attachmentDisposition(file.fileName, INLINE_TYPES.has(file.mimeType) ? 'inline' : 'attachment'),
+          )
+          // Even if opened directly, a stored file can run nothing.
+          .header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox")
+          .send(file.data)
+      );
     },
   );
 }

@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import { fileTypeFromBuffer } from 'file-type';
 import { MAX_UPLOAD_BYTES, messages } from '@portal/shared';
 import { AppError, badRequest } from '../../lib/errors.js';
+import { refuseUnstorableText } from '../../plugins/text-guard.js';
 
 /**
  * Lets the routes of the calling module read multipart forms. Registered per module, not globally:
@@ -27,7 +28,7 @@ export interface MultipartForm {
 
 /** Without path, control characters or quotes; never empty. */
 export function cleanFileName(name: string): string {
-  const base = name.split(/[/\\]/).pop() ?? '';
+  const base = name.toWellFormed().split(/[/\\]/).pop() ?? '';
   const clean = base
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f"]/g, '')
@@ -42,7 +43,8 @@ function errorCode(error: unknown): string | undefined {
 
 /**
  * Reads a multipart form: its text fields and at most one file, in any order. A file over the
- * plugin's `fileSize` limit answers 413 with `tooLarge`; a second file answers 413 too.
+ * plugin's `fileSize` limit answers 413 with `tooLarge`; a second file, too many fields, text the
+ * database cannot store and a form that cannot be parsed (no boundary, cut short) answer 400.
  */
 export async function readMultipartForm(request: FastifyRequest, tooLarge: string): Promise<MultipartForm> {
   const fields: Record<string, string> = {};
@@ -56,18 +58,20 @@ export async function readMultipartForm(request: FastifyRequest, tooLarge: strin
         if (!part.filename && data.length === 0) continue;
         file = { fieldName: part.fieldname, fileName: cleanFileName(part.filename), data };
       } else if (typeof part.value === 'string') {
+        refuseUnstorableText({ [part.fieldname]: part.value }, part.fieldname);
         fields[part.fieldname] = part.value;
       }
     }
   } catch (error) {
+    if (error instanceof AppError) throw error;
     const code = errorCode(error);
-    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') {
-      throw new AppError(413, tooLarge, 'PAYLOAD_TOO_LARGE');
-    }
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION') {
-      throw badRequest(messages.http.badRequest);
-    }
-    throw error;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, tooLarge, 'PAYLOAD_TOO_LARGE');
+    if (code === 'FST_FILES_LIMIT') throw badRequest(messages.http.oneFileOnly);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw badRequest(messages.http.tooManyFields);
+    // Anything else raised while reading the parts is busboy's parser refusing the form.
+    request.log.info({ err: error }, 'malformed multipart form');
+    throw badRequest(messages.http.malformedUpload);
   }
   return { fields, file };
 }

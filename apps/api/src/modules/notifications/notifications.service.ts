@@ -1,4 +1,5 @@
 import {
+  formatDate,
   messages,
   SUBSCRIPTION_EXPIRY_WARNING_DAYS,
   subscriptionExpiredBody,
@@ -22,8 +23,6 @@ import {
 const DAY_MS = 86_400_000;
 /** Where a tenant admin renews: the billing screen, as the payment-verified notice links it. */
 export const RENEW_LINK = '/dashboard/billing';
-
-const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone: 'Asia/Kolkata' });
 
 export function toNotificationDto(row: NotificationRow): PortalNotification {
   return {
@@ -51,7 +50,7 @@ export async function sweepSubscriptionNotices(
   const horizon = new Date(now.getTime() + SUBSCRIPTION_EXPIRY_WARNING_DAYS * DAY_MS);
   const candidates = await findSubscriptionNoticeCandidates(db, now, horizon, options.organizationId);
   for (const c of candidates) {
-    const date = dateFormat.format(c.validUntil);
+    const date = formatDate(c.validUntil);
     const expired = c.kind === 'subscription_expired';
     await notifyOrganizationAdmins(db, c.organizationId, {
       kind: c.kind,

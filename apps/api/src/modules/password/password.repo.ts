@@ -15,6 +15,6 @@ export async function setPasswordHash(db: Db, userId: string, passwordHash: stri
   const now = new Date();
   await db
     .update(users)
-    .set({ passwordHash, passwordChangedAt: now, failedLoginCount: 0, lockedUntil: null, updatedAt: now })
+    .set({ passwordHash, passwordChangedAt: now, updatedAt: now })
     .where(eq(users.id, userId));
 }

@@ -28,7 +28,7 @@ export async function passwordRoutes(fastify: FastifyInstance) {
   app.put(
     '/api/auth/users/password',
     {
-      config: { access: access.signedIn, hashesPassword: true },
+      config: { access: access.signedIn },
       schema: {
         tags,
         summary: 'Change the signed-in user’s password (ends their other sessions)',

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { idempotencyKeys, rateLimitBuckets, sessions } from '../../db/schema/index.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/harness.js';
-import { executePrepared } from '../../lib/statements.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import { ACCESS_COOKIE } from '../auth/cookies.js';
 import { countHit } from './rate-limit.repo.js';
@@ -84,11 +83,10 @@ describe('pruneExpired', () => {
     async () => {
       const db = ctx.database.db;
       const statistics = async () => {
-        const [row] = await executePrepared<{ n: number }>(
-          db,
+        const { rows } = await db.execute<{ n: number }>(
           sql`select count(*)::int as n from pg_stats where tablename = 'users'`,
         );
-        return row!.n;
+        return rows[0]!.n;
       };
       expect(await statistics()).toBe(0);
       await runHousekeeping(db, ctx.database.kind, new Date());

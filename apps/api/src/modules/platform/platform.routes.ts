@@ -28,14 +28,15 @@ export async function platformRoutes(fastify: FastifyInstance) {
       },
     },
     async () => {
-      const razorpay = !!(app.env.RAZORPAY_KEY_ID && app.env.RAZORPAY_KEY_SECRET);
+      const razorpay = app.env.paymentProvider === 'razorpay';
       return {
         success: true as const,
         data: {
           productUrl: app.env.PRODUCT_URL,
           chatbotUrl: app.env.CHATBOT_URL,
-          paymentProvider: razorpay ? ('razorpay' as const) : ('sandbox' as const),
-          razorpayKeyId: razorpay ? app.env.RAZORPAY_KEY_ID! : null,
+          // 'sandbox' makes every screen show "Test mode".
+          paymentProvider: app.env.paymentProvider,
+          razorpayKeyId: razorpay ? (app.env.RAZORPAY_KEY_ID ?? null) : null,
         },
       };
     },

@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { executePrepared } from '../../lib/statements.js';
 
 /**
  * The statement that counts a hit on `key` and returns the count including it, for `countHit` and
@@ -21,9 +20,18 @@ export function hitStatement(key: string, windowMs: number): SQL {
 
 /**
  * Counts a hit in a window kept in the database, so every API process shares the count, and returns
- * the count including this hit. Raw and prepared: drizzle's builder took 150 of PGlite's 515 µs.
+ * the count including this hit.
  */
 export async function countHit(db: Db, key: string, windowMs: number): Promise<number> {
-  const [row] = await executePrepared<{ count: number }>(db, hitStatement(key, windowMs));
-  return row?.count ?? 1;
+  const { rows } = await db.execute<{ count: number }>(hitStatement(key, windowMs));
+  return rows[0]?.count ?? 1;
+}
+
+/** The hits on `key` in its open window, without counting one. */
+export async function countInWindow(db: Db, key: string, windowMs: number): Promise<number> {
+  const openedAfter = new Date(Date.now() - windowMs).toISOString();
+  const { rows } = await db.execute<{ count: number }>(
+    sql`select count from rate_limit_buckets where key = ${key} and window_start > ${openedAfter}`,
+  );
+  return rows[0]?.count ?? 0;
 }

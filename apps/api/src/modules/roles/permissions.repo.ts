@@ -8,7 +8,6 @@ import {
   identityVersionSql,
   type CachedRole,
 } from '../../lib/identity-cache.js';
-import { executePrepared } from '../../lib/statements.js';
 
 /** Permission entries of each role, in feature order, keyed by role id. */
 export async function loadRolePermissions(
@@ -49,8 +48,9 @@ interface LoadedRole {
 
 /** Roles with their permission entries (feature order) in one statement, and the identity version read with them. */
 export async function loadRoles(db: Db, roleIds: readonly string[]) {
-  const [row] = await executePrepared<{ version: number | string; roles: LoadedRole[] }>(
-    db,
+  const {
+    rows: [row],
+  } = await db.execute<{ version: number | string; roles: LoadedRole[] }>(
     sql`
       select ${identityVersionSql} as version, coalesce(json_agg(json_build_object(
         'id', r.id, 'name', r.name, 'isSystem', r.is_system,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  mayManage,
   messages,
   roleInUse,
   scopesOfInput,
@@ -15,7 +16,8 @@ import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '..
 import { tenantScope, type AuthContext } from '../../plugins/access.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { listFeatureRows, type FeatureRow } from '../features/features.repo.js';
-import { replaceRolePermissions } from './permissions.repo.js';
+import type { Db } from '../../db/client.js';
+import { loadRolePermissions, replaceRolePermissions } from './permissions.repo.js';
 import {
   countRoleUsers,
   deleteRoleRow,
@@ -66,12 +68,27 @@ export function resolveGrants(features: readonly FeatureRow[], entries: readonly
  * scope of the resulting role, as Kubernetes RBAC does against privilege escalation
  * (docs/decisions/003-roles-and-permissions.md).
  */
-function assertHeld(auth: AuthContext, grants: readonly Grant[]): void {
+function assertHeld(
+  auth: AuthContext,
+  grants: readonly Grant[],
+  message: string = messages.roles.scopeNotHeld,
+) {
   if (auth.isSuperAdmin) return;
   for (const grant of grants) {
     const held = auth.permissions.find((p) => p.featureId === grant.featureId)?.permissionScopes ?? [];
-    if (grant.scopes.some((s) => !held.includes(s))) throw forbidden(messages.roles.scopeNotHeld);
+    if (grant.scopes.some((s) => !held.includes(s))) throw forbidden(message);
   }
+}
+
+/**
+ * Editing a role changes what everyone who holds it can do, so the editor must be able to manage
+ * each of them (the rule users.service applies to one user): the role's current scopes must all be
+ * the editor's too. Otherwise a member could narrow a more privileged colleague's role, then
+ * deactivate the colleague.
+ */
+async function assertManagesHolders(tx: Db, auth: AuthContext, roleId: string): Promise<void> {
+  const current = (await loadRolePermissions(tx, [roleId])).get(roleId) ?? [];
+  if (!mayManage(auth, current)) throw forbidden(messages.roles.holdersOutrankEditor);
 }
 
 function isForeignKeyViolation(error: unknown): boolean {
@@ -158,6 +175,7 @@ export async function updateRole(
   try {
     await app.db.transaction(async (tx) => {
       if (!(await lockRole(tx, id))) throw notFound(messages.roles.roleNotFound);
+      await assertManagesHolders(tx, auth, id);
       if (await findRoleNamed(tx, input.name, organizationId, id)) throw conflict(messages.roles.nameTaken);
       await renameRole(tx, id, input.name);
       await replaceRolePermissions(tx, id, grants);

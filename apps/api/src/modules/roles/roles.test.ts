@@ -495,6 +495,60 @@ describe('PUT /api/auth/roles/:id', () => {
   });
 });
 
+describe('editing a role held by someone more privileged (issue 20)', () => {
+  it('is refused: a member cannot narrow a wider colleague’s role and then deactivate the colleague', async () => {
+    const org = await createOrganizationDirect(ctx, 'Initech');
+    const director = await create(root, {
+      ...payload('Director', [
+        { featureId: FEATURES.roles.id, permissionScopes: ['READ', 'UPDATE'] },
+        { featureId: users, permissionScopes: ['READ', 'CREATE', 'UPDATE'] },
+        { featureId: support, permissionScopes: ['READ', 'DELETE'] },
+      ]),
+      organizationId: org,
+    });
+    const managerRole = await create(root, {
+      ...payload('Team Manager', [
+        { featureId: FEATURES.roles.id, permissionScopes: ['READ', 'UPDATE'] },
+        { featureId: users, permissionScopes: ['READ', 'UPDATE'] },
+      ]),
+      organizationId: org,
+    });
+    await createUserDirect(ctx, {
+      email: 'manager@initech.test',
+      roleId: managerRole.id,
+      organizationId: org,
+    });
+    const directorId = await createUserDirect(ctx, {
+      email: 'director@initech.test',
+      roleId: director.id,
+      organizationId: org,
+    });
+    const member = await signIn(ctx.app, 'manager@initech.test', STRONG_PASSWORD);
+    const before = await permissionRows(director.id);
+
+    const narrowed = await member.put(
+      `/api/auth/roles/${director.id}`,
+      payload('Director', [{ featureId: users, permissionScopes: ['READ'] }]),
+    );
+    expect(narrowed.statusCode).toBe(403);
+    expect(narrowed.json().message).toBe(messages.roles.holdersOutrankEditor);
+    expect(await permissionRows(director.id)).toEqual(before);
+    // So the colleague stays out of the member's reach.
+    expect((await member.put(`/api/auth/users/${directorId}/deactivate`)).statusCode).toBe(403);
+
+    // A role within the member's own scopes, before and after, they may edit.
+    const viewer = await create(root, {
+      ...payload('Viewer', [{ featureId: users, permissionScopes: ['READ'] }]),
+      organizationId: org,
+    });
+    const edited = await member.put(
+      `/api/auth/roles/${viewer.id}`,
+      payload('Viewer', [{ featureId: users, permissionScopes: ['READ', 'UPDATE'] }]),
+    );
+    expect(edited.statusCode, edited.body).toBe(200);
+  });
+});
+
 describe('DELETE /api/auth/roles/:id', () => {
   it('deletes an unused custom role, its permissions, with an activity entry', async () => {
     const role = await create(adminA, payload('Temporary'));

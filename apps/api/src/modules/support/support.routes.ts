@@ -80,8 +80,6 @@ export async function supportRoutes(fastify: FastifyInstance) {
       return reply
         .header('Content-Type', spreadsheetContentType(format))
         .header('Content-Disposition', attachmentDisposition(spreadsheetFileName('tickets', format)))
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Cache-Control', 'no-store')
         .send(stream);
     },
   );

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import {
   ATTACHMENT_MIME_TYPES,
+  attachmentKind,
   messages,
+  ticketRequestLabels,
   type Ticket,
   type TicketStatus,
   type TicketType,
@@ -162,15 +164,13 @@ export async function deleteTicket(app: FastifyInstance, auth: AuthContext, id: 
   });
 }
 
-const requestLabel: Record<TicketType, string> = { feedback: 'Feedback', callback: 'Call back' };
-
 /** The columns of "Export To Excel": the table's, plus what a spreadsheet reader needs. */
 export function ticketExportColumns(auth: AuthContext): SheetColumn<Ticket>[] {
   return [
     { header: 'Ticket ID', width: 22, value: (t) => t.ticketId },
     { header: 'Name', width: 30, value: (t) => t.name },
-    { header: 'Type', width: 24, value: (t) => t.type },
-    { header: 'Request', width: 12, value: (t) => requestLabel[t.ticketType] },
+    { header: 'Type', width: 12, value: (t) => ticketRequestLabels[t.ticketType] },
+    { header: 'Attachment', width: 12, value: (t) => attachmentKind(t.type) },
     { header: 'Message', width: 60, value: (t) => t.message },
     { header: 'Status', width: 10, value: (t) => t.status },
     ...(auth.isSuperAdmin

@@ -343,6 +343,11 @@ describe('export', () => {
     const sheet = workbook.worksheets[0]!;
     expect(sheet.getRow(1).getCell(1).value).toBe('Ticket ID');
     expect(sheet.rowCount).toBe(2);
+    // Type and attachment as the list shows them.
+    expect([sheet.getRow(2).getCell(3).value, sheet.getRow(2).getCell(4).value]).toEqual([
+      'Feedback',
+      'None',
+    ]);
     const message = sheet.getRow(2).getCell(5).value;
     expect(message).toBe(`'=HYPERLINK("http://evil.example","click") export-me`);
   });
@@ -355,7 +360,9 @@ describe('export', () => {
       .replace(/^\ufeff/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('Ticket ID,Name,Type,Request,Message,Status,Raised By,Created Date,Updated Date');
+    expect(lines[0]).toBe(
+      'Ticket ID,Name,Type,Attachment,Message,Status,Raised By,Created Date,Updated Date',
+    );
     const globexTotal = (await globex.session.get(TICKETS)).json().meta.total;
     expect(lines).toHaveLength(globexTotal + 1);
     expect(res.body).not.toContain('export-me');

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { InviteStatus, User } from '@portal/shared';
 import { SYSTEM_ROLES } from '@portal/shared';
 import type { Db } from '../../db/client.js';
@@ -10,7 +10,6 @@ import {
   type CachedOrganization,
   type CachedRole,
 } from '../../lib/identity-cache.js';
-import { executePrepared, renderedOnce } from '../../lib/statements.js';
 import { loadRoles, rolesAt } from '../roles/permissions.repo.js';
 
 export const userWithRoleColumns = {
@@ -27,7 +26,7 @@ type UserRow = {
   isPlatform: boolean;
 };
 
-/** The fields of a user that its answer shows (`userDtoJson`): no password hash, only whether it is set. */
+/** The fields of a user that its answer shows: no password hash, only whether it is set. */
 export interface UserDtoRow {
   id: string;
   username: string;
@@ -40,77 +39,32 @@ export interface UserDtoRow {
   roleId: string;
   organizationId: string;
   profileImageFileId: string | null;
-  createdAt: string | Date;
-  updatedAt: string | Date;
+  createdAt: Date;
+  updatedAt: Date;
   /** No password yet: the invite state depends on the open invites. */
   pending: boolean;
 }
 
-/**
- * A `UserDtoRow` over `users` (the table unaliased in FROM) as ONE json column, an array in the order
- * `userDtoRowOf` reads. One field per row instead of fourteen: PGlite's driver decodes and parses each
- * field of a result in JavaScript, and a page of ten users as one array per row costs a quarter less
- * than as columns (docs/decisions/007). An array, not an object, so no key is repeated per row.
- */
-export const userDtoJson: SQL =
-  renderedOnce(sql`json_build_array(${users.id}, ${users.username}, ${users.email},
-  ${users.fullName}, ${users.mobileNo}, ${users.client}, ${users.isActive}, ${users.isAdmin},
-  ${users.roleId}, ${users.organizationId}, ${users.profileImageFileId}, ${users.createdAt},
-  ${users.updatedAt}, ${users.passwordHash} is null)`);
-
-export type UserDtoJson = [
-  id: string,
-  username: string,
-  email: string,
-  fullName: string | null,
-  mobileNo: string | null,
-  client: string | null,
-  isActive: boolean,
-  isAdmin: boolean,
-  roleId: string,
-  organizationId: string,
-  profileImageFileId: string | null,
-  createdAt: string,
-  updatedAt: string,
-  pending: boolean,
-];
-
-/** Reads `userDtoJson` (both drivers parse json columns). */
-export function userDtoRowOf(v: UserDtoJson): UserDtoRow {
-  return {
-    id: v[0],
-    username: v[1],
-    email: v[2],
-    fullName: v[3],
-    mobileNo: v[4],
-    client: v[5],
-    isActive: v[6],
-    isAdmin: v[7],
-    roleId: v[8],
-    organizationId: v[9],
-    profileImageFileId: v[10],
-    createdAt: v[11],
-    updatedAt: v[12],
-    pending: v[13],
-  };
-}
+/** The columns of `users` that make a `UserDtoRow`, for a select. */
+export const userDtoColumns = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  fullName: users.fullName,
+  mobileNo: users.mobileNo,
+  client: users.client,
+  isActive: users.isActive,
+  isAdmin: users.isAdmin,
+  roleId: users.roleId,
+  organizationId: users.organizationId,
+  profileImageFileId: users.profileImageFileId,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+  pending: sql<boolean>`${users.passwordHash} is null`.as('pending'),
+};
 
 export function profileImageUrl(fileId: string | null): string | null {
   return fileId ? `/api/files/${fileId}` : null;
-}
-
-/** PostgreSQL's JSON text of a timestamp in UTC: `2026-11-22T18:50:54.329123+00:00`. */
-const UTC_JSON_TIMESTAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00:00$/;
-
-/**
- * A timestamp as `Date#toISOString` writes it (milliseconds, truncated). The UTC form of
- * `userDtoJson` is rewritten rather than parsed: two Date parses per user were a tenth of a page's
- * own JavaScript time. Any other form (another session time zone, a Date) goes through Date.
- */
-export function isoString(value: string | Date): string {
-  const utc = typeof value === 'string' ? UTC_JSON_TIMESTAMP.exec(value) : null;
-  if (utc) return `${utc[1]}.${(utc[2] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
-  return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
 /** The API's user shape from its row, its role, its organization and whether an invite is open. */
@@ -141,18 +95,17 @@ function userDto(
     isAdmin: user.isAdmin || role.name === SYSTEM_ROLES.superAdmin,
     inviteStatus,
     profileImage: profileImageUrl(user.profileImageFileId),
-    createdAt: isoString(user.createdAt),
-    updatedAt: isoString(user.updatedAt),
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
   };
 }
 
 /** Platform flag and latest ACTIVE subscription end of organizations, with the identity version. */
 async function loadOrganizations(db: Db, organizationIds: readonly string[]) {
-  const [row] = await executePrepared<{
+  const { rows } = await db.execute<{
     version: number | string;
     organizations: { id: string; isPlatform: boolean; activeUntil: string | null }[];
   }>(
-    db,
     sql`
       select ${identityVersionSql} as version, coalesce(json_agg(json_build_object(
         'id', o.id, 'isPlatform', o.is_platform,
@@ -160,6 +113,7 @@ async function loadOrganizations(db: Db, organizationIds: readonly string[]) {
       )), '[]'::json) as organizations
       from ${organizations} o where o.id = any(${sql.param([...organizationIds])}::uuid[])`,
   );
+  const [row] = rows;
   const byId = new Map<string, CachedOrganization>();
   for (const o of row!.organizations) {
     byId.set(o.id, {
@@ -294,12 +248,12 @@ export async function toUserDtos(db: Db, rows: readonly UserRow[]): Promise<User
 
 /** One user's answer: one statement (the row and the identity version), roles and organization cached. */
 export async function findUserDto(db: Db, userId: string): Promise<User | null> {
-  const [row] = await executePrepared<{ version: number | string; user: UserDtoJson }>(
-    db,
-    sql`
-      select ${identityVersionSql} as "version", ${userDtoJson} as "user" from ${users} where ${users.id} = ${userId}`,
-  );
+  const [row] = await db
+    .select({ version: identityVersionSql, ...userDtoColumns })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!row) return null;
-  const [dto] = await userDtosAt(db, [userDtoRowOf(row.user)], identityVersionOf(row.version));
+  const { version, ...user } = row;
+  const [dto] = await userDtosAt(db, [user], identityVersionOf(version));
   return dto ?? null;
 }

@@ -171,7 +171,8 @@ describe('GET /api/auth/users/export', () => {
       expect.any(String),
       expect.any(String),
     ]);
-    expect(new Date(sample[11]!).getTime()).toBe(new Date(user.createdAt).getTime());
+    // A date cell holds India's wall-clock time (a spreadsheet has no time zones).
+    expect(new Date(sample[11]!).getTime()).toBe(new Date(user.createdAt).getTime() + 330 * 60_000);
   });
 
   it('writes every matching row, not one page', async () => {
@@ -192,6 +193,10 @@ describe('GET /api/auth/users/export', () => {
     expect(csv.slice(1, 1 + HOSTILE.length).map((r) => r[2])).toEqual(HOSTILE.map((h) => `'${h}`));
     // A comma and quotes survive the round trip.
     expect(csv.find((r) => r[1] === 'alpha0001')![5]).toBe('Quote "Co", Ltd');
+    // Times as the screens show them: '25 Nov 2026, 1:11 am' in India Standard Time.
+    expect(csv.find((r) => r[1] === 'alpha0001')![11]).toMatch(
+      /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2} [ap]m$/,
+    );
     const beta = readCsv(
       (await download(root, `organizationId=${orgB}&format=csv`)).body.replace(/^\uFEFF/, ''),
     );

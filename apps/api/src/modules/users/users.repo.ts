@@ -9,14 +9,7 @@ import {
   latestIdentitySnapshot,
   readIdentityVersion,
 } from '../../lib/identity-cache.js';
-import { executePrepared, renderedOnce } from '../../lib/statements.js';
-import {
-  userDtoJson,
-  userDtoRowOf,
-  type UserDtoJson,
-  userWithRoleColumns,
-  type UserDtoRow,
-} from './user-dto.repo.js';
+import { userDtoColumns, userWithRoleColumns, type UserDtoRow } from './user-dto.repo.js';
 
 export type UserRecord = typeof users.$inferSelect;
 
@@ -133,9 +126,7 @@ function containsPattern(term: string): string {
  * The searched text of a user. Migration 0001 indexes exactly this expression with pg_trgm, so a
  * substring search over 100,000 users is an index scan; change both together.
  */
-export const userSearchText: SQL = renderedOnce(
-  sql`lower(${users.username} || chr(31) || ${users.email} || chr(31) || coalesce(${users.fullName}, '') || chr(31) || coalesce(${users.client}, ''))`,
-);
+export const userSearchText: SQL = sql`lower(${users.username} || chr(31) || ${users.email} || chr(31) || coalesce(${users.fullName}, '') || chr(31) || coalesce(${users.client}, ''))`;
 
 /** Role ids answering to a role filter: an id as is, a name case-insensitively. */
 export async function resolveRoleFilter(db: Db, role: string): Promise<string[]> {
@@ -192,26 +183,12 @@ function orderBy(o: UserOrder): SQL[] {
   return sortKeys(o.sort).map((k) => (o.order === 'asc' ? sql`${k} asc` : sql`${k} desc`));
 }
 
-/** `orderBy` as one fragment rendered once per sort and direction (lib/rendered-sql.ts). */
-const renderedOrders = new Map<string, SQL>();
-function renderedOrderBy(o: UserOrder): SQL {
-  const key = `${o.sort} ${o.order}`;
-  let order = renderedOrders.get(key);
-  if (!order) {
-    order = renderedOnce(sql.join(orderBy(o), sql`, `));
-    renderedOrders.set(key, order);
-  }
-  return order;
-}
-
 /** Role ids answering to a role name, with the identity version they were read at. */
 async function resolveRoleNameAt(db: Db, name: string) {
-  const [row] = await executePrepared<{ version: number | string; ids: string[] }>(
-    db,
-    sql`
-      select ${identityVersionSql} as version, coalesce(json_agg(${roles.id}), '[]'::json) as ids
-      from ${roles} where lower(${roles.name}) = ${name}`,
-  );
+  const [row] = await db
+    .select({ version: identityVersionSql, ids: sql<string[]>`coalesce(json_agg(${roles.id}), '[]'::json)` })
+    .from(roles)
+    .where(eq(sql`lower(${roles.name})`, name));
   const version = identityVersionOf(row!.version);
   identitySnapshot(db, version).roleNames.set(name, row!.ids);
   return { version, ids: row!.ids };
@@ -235,7 +212,7 @@ function countKey(filter: UserFilter): string {
 
 /**
  * One page of the user list (GET /api/auth/users) as answer rows, the identity version read with it,
- * and the total matching the filter. In the steady state this is ONE statement: the page (a JSON array per user) and
+ * and the total matching the filter. In the steady state this is ONE statement: the page and
  * the version; a role name resolves to ids and the total is counted once per identity version (any
  * committed change to users or roles bumps it, migration 0002), then kept in this process's snapshot
  * of that version. So the total never scans the matching rows twice for the same data, and is exact.
@@ -264,15 +241,14 @@ export async function listUserPage(
       }
     }
     // The version rides on every row (evaluated once); a page with no row reads it on its own.
-    const found = await executePrepared<{ version: number | string; user: UserDtoJson }>(
-      db,
-      sql`
-        select ${identityVersionSql} as "version", ${userDtoJson} as "user" from ${users}
-        where ${userWhere(filter, roleIds) ?? sql`true`}
-        order by ${renderedOrderBy(o)}
-        limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
-    );
-    const rows = found.map((r) => userDtoRowOf(r.user));
+    const found = await db
+      .select({ version: identityVersionSql, ...userDtoColumns })
+      .from(users)
+      .where(userWhere(filter, roleIds))
+      .orderBy(...orderBy(o))
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize);
+    const rows: UserDtoRow[] = found.map(({ version: _version, ...user }) => user);
     const version = identityVersionOf(found[0] ? found[0].version : await readIdentityVersion(db));
     // Role names changed between resolving and reading: resolve again at the new version (once).
     if (resolvedAt !== null && resolvedAt !== version && attempt === 0) continue;
@@ -285,12 +261,10 @@ export async function listUserPage(
     const key = countKey(filter);
     let total = snapshot.userCounts.get(key);
     if (total === undefined) {
-      const [c] = await executePrepared<{ version: number | string; total: number }>(
-        db,
-        sql`
-          select ${identityVersionSql} as version, count(*)::int as total from ${users}
-          where ${userWhere(filter, roleIds) ?? sql`true`}`,
-      );
+      const [c] = await db
+        .select({ version: identityVersionSql, total: sql<number>`count(*)::int` })
+        .from(users)
+        .where(userWhere(filter, roleIds));
       total = c!.total;
       // Cached under the version the count itself read, which is the version it is true for.
       identitySnapshot(db, identityVersionOf(c!.version)).userCounts.set(key, total);

@@ -16,11 +16,9 @@ import {
 } from '@portal/shared';
 import { access, can, requireAuth, tenantScope } from '../../plugins/access.js';
 import { forbidden, notFound } from '../../lib/errors.js';
-import { publicBaseUrl } from '../auth/auth.routes.js';
 import { findUserDto } from './user-dto.repo.js';
 import { attachmentDisposition, spreadsheetContentType, spreadsheetFileName } from '../../lib/spreadsheet.js';
 import { usersSpreadsheet } from './users-export.js';
-import { usersPageJson } from './users-page-json.js';
 import {
   createUser,
   listUsers,
@@ -55,8 +53,6 @@ export async function usersRoutes(fastify: FastifyInstance) {
         querystring: userListQuerySchema,
         response: { 200: pageSchema(userSchema) },
       },
-      // The same schema, each role written once (users-page-json.ts).
-      serializerCompiler: () => (page) => usersPageJson(page as Parameters<typeof usersPageJson>[0]),
     },
     async (request) => {
       const result = await listUsers(app.db, requireAuth(request), request.query);
@@ -80,7 +76,6 @@ export async function usersRoutes(fastify: FastifyInstance) {
       const batches = usersForExport(app.db, requireAuth(request), filters);
       return reply
         .header('Content-Disposition', attachmentDisposition(spreadsheetFileName('users', format)))
-        .header('Cache-Control', 'no-store')
         .type(spreadsheetContentType(format))
         .send(usersSpreadsheet(format, batches));
     },
@@ -171,7 +166,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const auth = requireAuth(request);
-      const delivery = { mailer: app.mailer, baseUrl: publicBaseUrl(app, request) };
+      const delivery = { mailer: app.mailer, baseUrl: app.env.publicOrigin };
       const { outboxId } = await app.db.transaction((tx) =>
         resendInvite(tx, auth, request.params.id, delivery),
       );
@@ -186,7 +181,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
 
   async function create(request: FastifyRequest<{ Body: CreateUserBody }>, options: CreateUserOptions) {
     const auth = requireAuth(request);
-    const delivery = { mailer: app.mailer, baseUrl: publicBaseUrl(app, request) };
+    const delivery = { mailer: app.mailer, baseUrl: app.env.publicOrigin };
     const created = await app.db.transaction((tx) => createUser(tx, auth, request.body, delivery, options));
     await app.mailer.deliver(app.db, created.outboxId);
     return userDto(created.user.id);

@@ -1,6 +1,7 @@
 import {
   createUserBodySchema,
   hasPermission,
+  holdsAll,
   INVITE_VALID_HOURS,
   messages,
   SYSTEM_ROLES,
@@ -9,7 +10,6 @@ import {
   type User,
   type UserListQuery,
   type FeatureKey,
-  type PermissionEntry,
   type Scope,
 } from '@portal/shared';
 import type { Db } from '../../db/client.js';
@@ -58,7 +58,7 @@ export function actorCan(actor: Actor, feature: FeatureKey, scope: Scope): boole
 /** Where the invite link points and how its email leaves. */
 export interface InviteDelivery {
   mailer: Mailer;
-  /** Public base URL of the portal, e.g. `publicBaseUrl(app, request)` from auth.routes. */
+  /** The portal's configured public origin (`app.env.publicOrigin`), never a request's Host. */
   baseUrl: string;
 }
 
@@ -100,17 +100,9 @@ async function assignableRole(
   if (!role || !visible) throw notFound(messages.roles.roleNotFound);
   if (!actor.isSuperAdmin) {
     const granted = (await loadRolePermissions(db, [role.id])).get(role.id) ?? [];
-    if (!withinPermissions(granted, actor.permissions)) throw forbidden(messages.roles.scopeNotHeld);
+    if (!holdsAll(actor.permissions, granted)) throw forbidden(messages.roles.scopeNotHeld);
   }
   return role;
-}
-
-function withinPermissions(granted: readonly PermissionEntry[], held: readonly PermissionEntry[]): boolean {
-  return granted.every((g) =>
-    g.permissionScopes.every((scope) =>
-      held.some((h) => h.featureId === g.featureId && h.permissionScopes.includes(scope)),
-    ),
-  );
 }
 
 export function inviteMail(to: string, link: string) {
@@ -128,8 +120,8 @@ export function inviteMail(to: string, link: string) {
  * subscription and payment at once (billing onboarding). Validates `input` with
  * `createUserBodySchema` itself, so callers may pass a raw body. Throws AppError:
  * 400 (first field rule of SPEC.md §5, 'organizationId is required', 'roleId is required'),
- * 403 (new organization without Organization Management CREATE; a role wider than the actor's),
- * 404 (organization of another tenant, unknown role or one not visible to the organization),
+ * 403 (a role wider than the actor's), 404 (organization of another tenant, or new without
+ * Organization Management CREATE; unknown role or one not visible to the organization),
  * 409 `messages.users.duplicate` (username or email taken, case-insensitive).
  * After commit, call `mailer.deliver(db, outboxId)` and read the answer with `findUserDto`.
  */
@@ -150,8 +142,10 @@ export async function createUser(
   if (org) {
     if (scope !== null && org.id !== scope) throw notFound(messages.users.organizationNotFound);
   } else {
-    if (!options.allowNewOrganization) throw notFound(messages.users.organizationNotFound);
-    if (!actorCan(actor, 'organizations', 'CREATE')) throw forbidden();
+    // One answer for an unknown id and another tenant's, so neither reveals which ids exist.
+    if (!options.allowNewOrganization || !actorCan(actor, 'organizations', 'CREATE')) {
+      throw notFound(messages.users.organizationNotFound);
+    }
     organizationCreated = await insertOrganizationIfMissing(tx, {
       id: data.organizationId,
       name: data.client,
@@ -228,7 +222,7 @@ async function userInScope(db: Db, actor: Actor, userId: string) {
 async function assertManageable(db: Db, actor: Actor, roleId: string) {
   if (actor.isSuperAdmin) return;
   const held = (await loadRolePermissions(db, [roleId])).get(roleId) ?? [];
-  if (!withinPermissions(held, actor.permissions)) throw forbidden(messages.roles.scopeNotHeld);
+  if (!holdsAll(actor.permissions, held)) throw forbidden(messages.roles.scopeNotHeld);
 }
 
 /**

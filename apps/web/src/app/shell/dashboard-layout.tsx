@@ -1,7 +1,7 @@
 import { Suspense, useState } from 'react';
 import { Box, Toolbar } from '@mui/material';
-import { Outlet } from 'react-router';
 import { FullScreenLoading } from '../loading-layer';
+import { PermittedOutlet } from '../route-guard';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
 
@@ -13,8 +13,8 @@ export function DashboardLayout() {
       <Sidebar mobileOpen={mobileOpen} onClose={() => setMobileOpen(false)} />
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
         <Toolbar />
-        <Suspense fallback={<FullScreenLoading />}>
-          <Outlet />
+        <Suspense fallback={<FullScreenLoading inShell />}>
+          <PermittedOutlet />
         </Suspense>
       </Box>
     </Box>

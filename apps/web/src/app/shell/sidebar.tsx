@@ -15,11 +15,10 @@ import ChatIcon from '@mui/icons-material/SmartToyOutlined';
 import SupportIcon from '@mui/icons-material/SupportAgentOutlined';
 import ChevronIcon from '@mui/icons-material/ChevronRight';
 import { NavLink, useLocation, useNavigate } from 'react-router';
-import { INTERVIEW_BOT_PRODUCT_NAME, messages, SYSTEM_ROLES } from '@portal/shared';
-import { useAuth } from '../../features/auth/auth-context';
-import { useCan } from '../../features/auth/use-permission';
+import { INTERVIEW_BOT_PRODUCT_NAME, messages } from '@portal/shared';
 import { usePortalConfig } from '../../features/auth/api/get-config';
 import { routePrefixOf } from '../use-route-prefix';
+import { usePermissions } from '../../features/auth/use-permission';
 import { featureNavItems } from './nav-items';
 
 export const SIDEBAR_WIDTH = 248;
@@ -29,10 +28,8 @@ export function Sidebar({ mobileOpen, onClose }: { mobileOpen: boolean; onClose:
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const prefix = routePrefixOf(pathname);
-  const can = useCan();
-  const { user } = useAuth();
+  const { mayOpen } = usePermissions();
   const { data: config } = usePortalConfig();
-  const isSuperAdmin = user?.role.name === SYSTEM_ROLES.superAdmin;
 
   const toggleProductDashboard = () => {
     const rest = pathname.replace(/^\/(login)?dashboard/, '');
@@ -40,10 +37,7 @@ export function Sidebar({ mobileOpen, onClose }: { mobileOpen: boolean; onClose:
     onClose();
   };
 
-  const items = featureNavItems.filter(
-    (item) =>
-      (!item.feature || can(item.feature, item.scope ?? 'READ')) && !(item.tenantOnly && isSuperAdmin),
-  );
+  const items = featureNavItems.filter((item) => mayOpen(item.path));
 
   const content = (
     <nav aria-label="Main">

@@ -16,8 +16,10 @@ import MenuIcon from '@mui/icons-material/Menu';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { messages } from '@portal/shared';
 import { useAuth } from '../../features/auth/auth-context';
+import { TestModeBadge } from '../../features/auth/components/test-mode-badge';
 import { NotificationsBell } from '../../features/notifications/components/notifications-bell';
 import { useRoutePrefix } from '../use-route-prefix';
+import { usePermissions } from '../../features/auth/use-permission';
 import { roleInitials, userMenuFor } from './user-menu-items';
 
 export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
@@ -26,6 +28,11 @@ export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const roleName = user?.role.name;
+  const { mayOpen } = usePermissions();
+  // SPEC.md's menu for the role, less any page the user may not open.
+  const menu = userMenuFor(roleName).filter(
+    (item) => item.to === 'logout' || mayOpen(item.to.replace(/^\/dashboard\/?/, '')),
+  );
 
   const choose = async (to: string) => {
     setAnchor(null);
@@ -50,14 +57,35 @@ export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
         >
           <MenuIcon />
         </IconButton>
-        <Typography
-          component={RouterLink}
-          to={prefix}
-          variant="h6"
-          sx={{ color: 'primary.main', textDecoration: 'none', fontWeight: 700 }}
+        {/*
+          On a phone the test-mode marker goes under the name, which is a little smaller there: side by
+          side they do not fit at 375 px, and a name on two lines would make the bar taller than the
+          space the page leaves for it.
+        */}
+        <Box
+          sx={{
+            display: 'flex',
+            flexDirection: { xs: 'column', sm: 'row' },
+            alignItems: { xs: 'flex-start', sm: 'center' },
+            gap: { xs: 0.25, sm: 1 },
+          }}
         >
-          Interview Credits
-        </Typography>
+          <Typography
+            component={RouterLink}
+            to={prefix}
+            variant="h6"
+            sx={{
+              color: 'primary.main',
+              textDecoration: 'none',
+              fontWeight: 700,
+              fontSize: { xs: '1.1rem', sm: '1.25rem' },
+              lineHeight: { xs: 1.2, sm: 1.6 },
+            }}
+          >
+            Interview Credits
+          </Typography>
+          <TestModeBadge />
+        </Box>
         <Button component={RouterLink} to={prefix} sx={{ ml: 2, display: { xs: 'none', sm: 'inline-flex' } }}>
           {messages.shell.dashboard}
         </Button>
@@ -82,7 +110,7 @@ export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
           anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
           transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         >
-          {userMenuFor(roleName).map((item) => (
+          {menu.map((item) => (
             <MenuItem key={item.label} onClick={() => void choose(item.to)}>
               <ListItemText>{item.label}</ListItemText>
             </MenuItem>

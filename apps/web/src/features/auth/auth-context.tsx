@@ -6,7 +6,7 @@ import { extractErrorMessage } from '../../lib/error-message';
 import { currentUserQuery, getUser, userQueryKey } from './api/get-user';
 import { loginRequest } from './api/login';
 import { logoutRequest } from './api/logout';
-import { clearStoredSession, markJustLoggedIn, storedUserId, storeUser } from './storage';
+import { clearStoredSession, markJustLoggedIn, settleJustLoggedIn, storedUserId, storeUser } from './storage';
 
 export interface AuthState {
   user: User | null;
@@ -47,6 +47,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [loginPending, setLoginPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const userQuery = useQuery(currentUserQuery(userId));
+  // A reload within 10 s of signing in: `justLoggedIn` turns false 10 s after the sign-in itself.
+  useEffect(() => settleJustLoggedIn(), []);
 
   const endLocally = useCallback(() => {
     clearStoredSession();

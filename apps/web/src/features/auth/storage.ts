@@ -40,12 +40,26 @@ export function clearStoredSession() {
   clearCookie(CSRF_LEGACY_COOKIE);
 }
 
-/** `justLoggedIn` is set on sign-in and reset to false after 10 s (SPEC.md §4). */
-export function markJustLoggedIn(): () => void {
+/**
+ * `justLoggedIn` is set on sign-in and reads false 10 s later (SPEC.md §4). The sign-in's time is kept
+ * beside it, so after a reload within those 10 s it still turns false on time, not never.
+ */
+export function markJustLoggedIn(now = Date.now()): () => void {
   sessionStorage.setItem(storageKeys.justLoggedIn, 'true');
-  const timer = setTimeout(
-    () => sessionStorage.setItem(storageKeys.justLoggedIn, 'false'),
-    JUST_LOGGED_IN_MS,
-  );
+  sessionStorage.setItem(storageKeys.justLoggedInAt, String(now));
+  return settleJustLoggedIn(now);
+}
+
+/** Turns `justLoggedIn` false once 10 s have passed since the sign-in (now, or later); returns a cancel. */
+export function settleJustLoggedIn(now = Date.now()): () => void {
+  if (sessionStorage.getItem(storageKeys.justLoggedIn) !== 'true') return () => {};
+  const at = Number(sessionStorage.getItem(storageKeys.justLoggedInAt));
+  const left = Number.isFinite(at) && at > 0 ? at + JUST_LOGGED_IN_MS - now : 0;
+  const clear = () => sessionStorage.setItem(storageKeys.justLoggedIn, 'false');
+  if (left <= 0) {
+    clear();
+    return () => {};
+  }
+  const timer = setTimeout(clear, left);
   return () => clearTimeout(timer);
 }

@@ -6,12 +6,15 @@ import { createSandboxProvider, type SandboxProvider } from './sandbox-provider.
 export type { PaymentProvider, ProviderOrder } from './payment-provider.js';
 export type { SandboxProvider } from './sandbox-provider.js';
 
-/** Razorpay when both keys are configured, otherwise the sandbox (DECISIONS.md). */
+/**
+ * The provider env.ts resolved: Razorpay when chosen or keyed, else the sandbox (DECISIONS.md), which
+ * production takes only with PAYMENT_PROVIDER=sandbox.
+ */
 export function createPaymentProvider(
   env: Env,
   sandboxSecret: () => Promise<string>,
 ): Promise<PaymentProvider> {
-  if (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET) {
+  if (env.paymentProvider === 'razorpay' && env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET) {
     return Promise.resolve(
       createRazorpayProvider({
         keyId: env.RAZORPAY_KEY_ID,

@@ -3,7 +3,13 @@ import CreatedIcon from '@mui/icons-material/AddCircleOutlineOutlined';
 import UpdatedIcon from '@mui/icons-material/EditOutlined';
 import DeletedIcon from '@mui/icons-material/DeleteOutlineOutlined';
 import OtherIcon from '@mui/icons-material/InfoOutlined';
-import { activityTypeLabels, messages, type ActivityItem, type ActivityType } from '@portal/shared';
+import {
+  activityTypeLabels,
+  formatDateTime,
+  messages,
+  type ActivityItem,
+  type ActivityType,
+} from '@portal/shared';
 
 const icons: Record<ActivityType, typeof CreatedIcon> = {
   created: CreatedIcon,
@@ -17,10 +23,6 @@ const colors: Record<ActivityType, 'success' | 'info' | 'error' | 'default'> = {
   deleted: 'error',
   other: 'default',
 };
-
-export function formatActivityDate(iso: string): string {
-  return new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 /** SPEC.md's recent-activity item: type, message and date (plus who did it). */
 export function ActivityFeedList({ items }: { items: ActivityItem[] }) {
@@ -42,6 +44,8 @@ export function ActivityFeedList({ items }: { items: ActivityItem[] }) {
               <Icon color={color === 'default' ? 'action' : color} aria-hidden />
             </ListItemIcon>
             <ListItemText
+              // A message may quote an id or an email: it breaks anywhere rather than widen a phone's page.
+              sx={{ overflowWrap: 'anywhere' }}
               primary={
                 <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
                   <Chip size="small" variant="outlined" color={color} label={activityTypeLabels[item.type]} />
@@ -50,7 +54,7 @@ export function ActivityFeedList({ items }: { items: ActivityItem[] }) {
               }
               secondary={
                 <>
-                  <time dateTime={item.date}>{formatActivityDate(item.date)}</time>
+                  <time dateTime={item.date}>{formatDateTime(item.date)}</time>
                   {item.actorName ? ` · ${item.actorName}` : ''}
                 </>
               }

@@ -126,11 +126,4 @@ describe('ActivityPage', () => {
     renderPage();
     expect(await screen.findByText(messages.activity.empty)).toBeTruthy();
   });
-
-  it('needs Dashboard READ', async () => {
-    auth.user = userWith(false);
-    renderPage();
-    expect(await screen.findByText(messages.http.forbidden)).toBeTruthy();
-    expect(apiMock.get).not.toHaveBeenCalled();
-  });
 });

@@ -21,7 +21,6 @@ import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePagedSearch } from '../../../lib/use-paged-search';
-import { usePermission } from '../../auth/use-permission';
 import { useActivities } from '../api/get-activities';
 import { ActivityFeedList } from '../components/activity-feed-list';
 
@@ -29,22 +28,14 @@ const ALL = 'all';
 
 /** {prefix}/activity: the full, paginated activity feed (DECISIONS.md). */
 export function ActivityPage() {
-  const canRead = usePermission('dashboard', 'READ');
   const [type, setType] = useState<ActivityType | typeof ALL>(ALL);
   const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
-  const feed = useActivities(
-    { page: page + 1, pageSize, type: type === ALL ? undefined : type, search: search || undefined },
-    { enabled: canRead },
-  );
-
-  if (!canRead) {
-    return (
-      <Box>
-        <PageHeader title={messages.activity.title} />
-        <Alert severity="error">{messages.http.forbidden}</Alert>
-      </Box>
-    );
-  }
+  const feed = useActivities({
+    page: page + 1,
+    pageSize,
+    type: type === ALL ? undefined : type,
+    search: search || undefined,
+  });
 
   return (
     <Box>

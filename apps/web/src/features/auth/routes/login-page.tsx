@@ -8,6 +8,7 @@ import { ApiError } from '../../../lib/api-client';
 import { messages } from '@portal/shared';
 import { useAuth } from '../auth-context';
 import { AuthCard } from '../components/auth-card';
+import { returnPathAfterSignIn } from '../return-path';
 import { PasswordField } from '../components/password-field';
 
 const schema = z.object({
@@ -37,8 +38,7 @@ export function LoginPage() {
     setError(null);
     try {
       await login(values.identifier, values.password);
-      const from = (location.state as { from?: string } | null)?.from;
-      navigate(from && !from.startsWith('/auth') ? from : '/dashboard', { replace: true });
+      navigate(returnPathAfterSignIn(location.state), { replace: true });
     } catch (e) {
       setError(loginErrorText(e));
     }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Link, Stack } from '@mui/material';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -21,8 +21,23 @@ type Values = z.infer<typeof schema>;
 
 /** Sets a password from an invitation or a reset link (`?token=`). */
 export function ResetPasswordPage() {
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const [params, setParams] = useSearchParams();
+  // Read once and kept here: the address bar loses it just below.
+  const [token] = useState(() => params.get('token') ?? '');
+  const linkHasToken = params.has('token');
+  useEffect(() => {
+    // The token is a password in all but name: out of the address bar and this history entry, it is
+    // not in the history list, a screenshot, a bookmark or a later Referer (issue 20).
+    if (linkHasToken)
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete('token');
+          return next;
+        },
+        { replace: true },
+      );
+  }, [linkHasToken, setParams]);
   const reset = useResetPassword();
   const [done, setDone] = useState<string | null>(null);
   const { register, handleSubmit, control, formState } = useForm<Values>({

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import {
   Alert,
-  Box,
   Button,
   Chip,
   Dialog,
@@ -10,26 +9,37 @@ import {
   DialogTitle,
   Paper,
   Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   TextField,
   Typography,
 } from '@mui/material';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { messages, type ApiKey, type CreatedApiKey } from '@portal/shared';
+import { formatDate, messages, type ApiKey, type CreatedApiKey } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DataTable, type DataColumn } from '../../../components/data-table';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useCreateApiKey } from '../api/create-api-key';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 import { labels } from '../labels';
-import { visuallyHidden } from '../../../components/visually-hidden';
 
-const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium' });
-const day = (iso: string | null) => (iso ? dateFormat.format(new Date(iso)) : labels.never);
+const day = (iso: string | null) => (iso ? formatDate(iso) : labels.never);
+
+const COLUMNS: DataColumn<ApiKey>[] = [
+  { label: labels.apiKeyName, card: 'title', render: (k) => k.name, cellSx: { overflowWrap: 'anywhere' } },
+  { label: labels.prefix, render: (k) => `${k.prefix}…`, cellSx: { fontFamily: 'monospace' } },
+  { label: labels.created, render: (k) => day(k.createdAt) },
+  { label: labels.lastUsed, render: (k) => day(k.lastUsedAt) },
+  {
+    label: labels.status,
+    render: (k) => (
+      <Chip
+        size="small"
+        label={k.revokedAt ? labels.revoked : labels.active}
+        color={k.revokedAt ? 'default' : 'success'}
+      />
+    ),
+  },
+];
 
 /** The organization's API keys: a new key is shown once; only its prefix is listed afterwards. */
 export function ApiKeysCard({ canManage }: { canManage: boolean }) {
@@ -93,40 +103,18 @@ export function ApiKeysCard({ canManage }: { canManage: boolean }) {
           </Button>
         </Stack>
       )}
-      <Table size="small" aria-label={labels.apiKeys}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{labels.apiKeyName}</TableCell>
-            <TableCell>{labels.prefix}</TableCell>
-            <TableCell>{labels.created}</TableCell>
-            <TableCell>{labels.lastUsed}</TableCell>
-            <TableCell>{labels.status}</TableCell>
-            {canManage && (
-              <TableCell>
-                <Box component="span" sx={visuallyHidden}>
-                  {labels.actions}
-                </Box>
-              </TableCell>
-            )}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {list.map((k) => (
-            <TableRow key={k.id}>
-              <TableCell>{k.name}</TableCell>
-              <TableCell sx={{ fontFamily: 'monospace' }}>{k.prefix}…</TableCell>
-              <TableCell>{day(k.createdAt)}</TableCell>
-              <TableCell>{day(k.lastUsedAt)}</TableCell>
-              <TableCell>
-                <Chip
-                  size="small"
-                  label={k.revokedAt ? labels.revoked : labels.active}
-                  color={k.revokedAt ? 'default' : 'success'}
-                />
-              </TableCell>
-              {canManage && (
-                <TableCell align="right">
-                  {!k.revokedAt && (
+      <DataTable
+        label={labels.apiKeys}
+        size="small"
+        columns={COLUMNS}
+        actions={
+          canManage
+            ? {
+                label: labels.actions,
+                labelHidden: true,
+                align: 'right',
+                render: (k) =>
+                  !k.revokedAt && (
                     <Button
                       color="error"
                       size="small"
@@ -135,20 +123,16 @@ export function ApiKeysCard({ canManage }: { canManage: boolean }) {
                     >
                       {labels.revoke}
                     </Button>
-                  )}
-                </TableCell>
-              )}
-            </TableRow>
-          ))}
-          {keys.isSuccess && list.length === 0 && (
-            <TableRow>
-              <TableCell colSpan={canManage ? 6 : 5} align="center">
-                {labels.noKeys}
-              </TableCell>
-            </TableRow>
-          )}
-        </TableBody>
-      </Table>
+                  ),
+              }
+            : undefined
+        }
+        rows={list}
+        rowKey={(k) => k.id}
+        loading={keys.isPending}
+        error={keys.isError ? extractErrorMessage(keys.error, messages.common.anErrorOccurred) : undefined}
+        emptyText={labels.noKeys}
+      />
 
       <Dialog open={created !== null} aria-labelledby="api-key-created-title" maxWidth="sm" fullWidth>
         <DialogTitle id="api-key-created-title">{labels.keyCreatedTitle}</DialogTitle>

@@ -92,6 +92,7 @@ export function BuyCreditsCard() {
         </Typography>
         <Button
           variant="contained"
+          size="large"
           onClick={buy}
           disabled={!valid || createOrder.isPending || verify.isPending}
         >

@@ -1,18 +1,38 @@
 import { useState } from 'react';
-import { Paper, TableCell, TableRow, Typography } from '@mui/material';
-import { ADMIN_USER_PAGE_SIZES, DEFAULT_PAGE_SIZE, messages } from '@portal/shared';
-import { DataTable } from '../../../components/data-table';
+import { Box, Paper, Typography } from '@mui/material';
+import {
+  ADMIN_USER_PAGE_SIZES,
+  DEFAULT_PAGE_SIZE,
+  formatCount,
+  formatDateTime,
+  messages,
+  type LedgerEntry,
+} from '@portal/shared';
+import { DataTable, type DataColumn } from '../../../components/data-table';
+import { plainId, ShortId } from '../../../components/short-id';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useLedger } from '../api/get-ledger';
 import { labels, ledgerReasonLabels } from '../labels';
 
-const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
-const COLUMNS = [
-  { label: labels.date },
-  { label: labels.description },
-  { label: labels.reference },
-  { label: labels.change, align: 'right' },
-] as const;
+const COLUMNS: DataColumn<LedgerEntry>[] = [
+  { label: labels.date, card: 'subtitle', render: (e) => formatDateTime(e.createdAt) },
+  { label: labels.description, card: 'title', render: (e) => e.note ?? ledgerReasonLabels[e.reason] },
+  {
+    label: labels.reference,
+    // A payment's id (pay_ and 14 characters) shows whole; the interview product's own may be longer.
+    render: (e) => (e.reference ? <ShortId id={e.reference} format={plainId} keep={18} /> : '—'),
+    cellSx: { fontSize: 13 },
+  },
+  {
+    label: labels.change,
+    align: 'right',
+    render: (e) => (
+      <Box component="span" sx={{ color: e.delta < 0 ? 'error.main' : 'success.main', fontWeight: 600 }}>
+        {e.delta > 0 ? `+${formatCount(e.delta)}` : formatCount(e.delta)}
+      </Box>
+    ),
+  },
+];
 
 /** Every grant and use of credits; the balance is their sum. */
 export function LedgerTable() {
@@ -30,6 +50,7 @@ export function LedgerTable() {
         size="small"
         columns={COLUMNS}
         rows={ledger.data?.entries ?? []}
+        rowKey={(e) => e.id}
         loading={ledger.isPending}
         error={
           ledger.isError ? extractErrorMessage(ledger.error, messages.common.anErrorOccurred) : undefined
@@ -46,19 +67,6 @@ export function LedgerTable() {
             setPage(0);
           },
         }}
-        renderRow={(e) => (
-          <TableRow key={e.id}>
-            <TableCell>{dateFormat.format(new Date(e.createdAt))}</TableCell>
-            <TableCell>{e.note ?? ledgerReasonLabels[e.reason]}</TableCell>
-            <TableCell sx={{ fontFamily: 'monospace', fontSize: 13 }}>{e.reference ?? '—'}</TableCell>
-            <TableCell
-              align="right"
-              sx={{ color: e.delta < 0 ? 'error.main' : 'success.main', fontWeight: 600 }}
-            >
-              {e.delta > 0 ? `+${e.delta}` : e.delta}
-            </TableCell>
-          </TableRow>
-        )}
       />
     </Paper>
   );

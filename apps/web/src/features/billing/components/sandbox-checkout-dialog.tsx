@@ -11,6 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import {
+  formatCount,
   formatRupees,
   messages,
   SANDBOX_TEST_CARD,
@@ -68,7 +69,8 @@ export function SandboxCheckoutDialog({
       <DialogTitle id="sandbox-checkout-title">{labels.sandboxTitle}</DialogTitle>
       <DialogContent>
         <Typography sx={{ mb: 1 }}>
-          {order.credits} × {labels.credits.toLowerCase()}: <strong>{formatRupees(order.amountPaise)}</strong>
+          {formatCount(order.credits)} × {labels.credits.toLowerCase()}:{' '}
+          <strong>{formatRupees(order.amountPaise)}</strong>
         </Typography>
         <Alert severity="info" sx={{ mb: 2 }}>
           {labels.sandboxHint}
@@ -109,12 +111,14 @@ export function SandboxCheckoutDialog({
           </Grid>
         </Grid>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={pay.isPending}>
+      {/* Pay commits money: large targets with room between them (issue 21). */}
+      <DialogActions disableSpacing sx={{ gap: 2, px: 3, pb: 2 }}>
+        <Button size="large" onClick={onClose} disabled={pay.isPending}>
           {labels.cancel}
         </Button>
         <Button
           variant="contained"
+          size="large"
           onClick={submit}
           disabled={pay.isPending || card.replace(/\s/g, '').length !== 16}
         >

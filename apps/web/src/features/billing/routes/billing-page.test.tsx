@@ -70,13 +70,27 @@ function serve() {
         data: {
           organizationId: ORG_ID,
           balance,
+          // Running now, and a month bought ahead (a top-up) that starts when it ends.
           subscription: {
+            id: 's1',
             status: 'ACTIVE',
             billingCycle: 'MONTHLY',
             totalInterviewCredits: 10,
+            validFrom: '2030-01-01T00:00:00.000Z',
             validUntil: '2030-02-01T00:00:00.000Z',
             grandTotalAmountPaise: 118_000,
           },
+          upcoming: [
+            {
+              id: 's2',
+              status: 'ACTIVE',
+              billingCycle: 'MONTHLY',
+              totalInterviewCredits: 1500,
+              validFrom: '2030-02-01T00:00:00.000Z',
+              validUntil: '2030-03-01T00:00:00.000Z',
+              grandTotalAmountPaise: 17_700_000,
+            },
+          ],
           entries: [],
         },
       };
@@ -191,6 +205,12 @@ describe('billing page', () => {
     renderPage();
     expect((await screen.findByTestId('credit-balance')).textContent).toBe('12');
     expect(screen.getByText(/ACTIVE · MONTHLY · 10 credits/)).toBeTruthy();
+    // The period running now, not the one bought for later, which is listed as upcoming.
+    expect(screen.getByTestId('current-period').textContent).toBe('Period: 1 Jan 2030 – 1 Feb 2030');
+    const next = within(screen.getByRole('list', { name: 'Upcoming (paid ahead)' })).getAllByRole('listitem');
+    expect(next.map((li) => li.textContent)).toEqual([
+      '1 Feb 2030 – 1 Mar 2030 · 1,500 credits · ₹1,77,000.00',
+    ]);
     const ledger = await screen.findByRole('table', { name: 'Credit history' });
     expect(within(ledger).getByText('interview-7')).toBeTruthy();
     expect(within(ledger).getByText('-1')).toBeTruthy();

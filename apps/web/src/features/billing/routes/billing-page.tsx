@@ -1,33 +1,32 @@
-import { Alert, Grid, Paper, Skeleton, Stack, Typography } from '@mui/material';
-import { formatRupees, messages } from '@portal/shared';
+import { useId } from 'react';
+import { Alert, Divider, Grid, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { formatCount, formatDate, formatRupees, messages, type Subscription } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
-import { usePermission } from '../../auth/use-permission';
+import { usePermissions } from '../../auth/use-permission';
 import { useCredits } from '../api/get-credits';
 import { ApiKeysCard } from '../components/api-keys-card';
 import { BuyCreditsCard } from '../components/buy-credits-card';
 import { LedgerTable } from '../components/ledger-table';
 import { labels } from '../labels';
 
-const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'long' });
+/** `1 Nov 2026 – 1 Dec 2026` */
+function period(sub: Subscription): string {
+  return `${formatDate(sub.validFrom)} – ${formatDate(sub.validUntil)}`;
+}
+
+function creditsText(credits: number): string {
+  return `${formatCount(credits)} ${labels.credits.toLowerCase()}`;
+}
 
 /** A tenant admin's billing ({prefix}/billing): subscription, credit balance and history, buying, API keys. */
 export function BillingPage() {
   const credits = useCredits();
-  const canRead = usePermission('subscriptions', 'READ');
-  const canBuy = usePermission('subscriptions', 'CREATE');
+  const canBuy = usePermissions().can('subscriptions', 'CREATE');
   const summary = credits.data;
   const sub = summary?.subscription ?? null;
-
-  // Without Subscription Management READ every card would fail: say so once instead.
-  if (!canRead) {
-    return (
-      <>
-        <PageHeader title={labels.billingTitle} subtitle={labels.billingSubtitle} />
-        <Alert severity="error">{messages.http.forbidden}</Alert>
-      </>
-    );
-  }
+  const upcoming = summary?.upcoming ?? [];
+  const upcomingId = useId();
 
   return (
     <>
@@ -48,7 +47,7 @@ export function BillingPage() {
                 aria-label={labels.creditBalance}
                 data-testid="credit-balance"
               >
-                {summary.balance}
+                {formatCount(summary.balance)}
               </Typography>
             ) : (
               <Skeleton width={80} height={56} />
@@ -66,16 +65,36 @@ export function BillingPage() {
             {sub && (
               <Stack spacing={0.5}>
                 <Typography variant="h6" component="p">
-                  {sub.status} · {sub.billingCycle} · {sub.totalInterviewCredits}{' '}
-                  {labels.credits.toLowerCase()}
+                  {sub.status} · {sub.billingCycle} · {creditsText(sub.totalInterviewCredits)}
                 </Typography>
-                <Typography>
-                  {labels.validUntil}: <strong>{dateFormat.format(new Date(sub.validUntil))}</strong>
+                <Typography data-testid="current-period">
+                  {labels.period}: <strong>{period(sub)}</strong>
                 </Typography>
                 <Typography color="text.secondary">
                   {labels.total}: {formatRupees(sub.grandTotalAmountPaise)}
                 </Typography>
               </Stack>
+            )}
+            {upcoming.length > 0 && (
+              <>
+                <Divider sx={{ my: 1.5 }} />
+                <Typography color="text.secondary" id={upcomingId}>
+                  {labels.upcoming}
+                </Typography>
+                <Stack
+                  component="ul"
+                  aria-labelledby={upcomingId}
+                  spacing={0.5}
+                  sx={{ m: 0, pl: 0, listStyle: 'none' }}
+                >
+                  {upcoming.map((next) => (
+                    <Typography component="li" key={next.id}>
+                      <strong>{period(next)}</strong> · {creditsText(next.totalInterviewCredits)} ·{' '}
+                      {formatRupees(next.grandTotalAmountPaise)}
+                    </Typography>
+                  ))}
+                </Stack>
+              </>
             )}
           </Paper>
         </Grid>

@@ -20,6 +20,7 @@ import { enqueueSnackbar } from '../../../lib/snackbar';
 import { z } from 'zod';
 import {
   DEFAULT_PAYMENT_METHOD,
+  formatCount,
   formatRupees,
   manualPaymentInputSchema,
   messages,
@@ -136,7 +137,7 @@ export function ManualPaymentPage() {
   const rows: [string, string][] =
     loaded.status === 'ok'
       ? [
-          [labels.credits, String(loaded.subscription.terms.totalInterviewCredits)],
+          [labels.credits, formatCount(loaded.subscription.terms.totalInterviewCredits)],
           [labels.pricePerCredit, formatRupees(loaded.subscription.terms.interviewCreditsPricePaise)],
           [labels.gstPercent, `${loaded.subscription.gstPercent}%`],
           [labels.amount, formatRupees(loaded.subscription.terms.totalAmountPaise)],
@@ -158,7 +159,7 @@ export function ManualPaymentPage() {
   return (
     <>
       <PageHeader
-        title={messages.subscription.manualPayment}
+        title={messages.subscription.manualPaymentTitle}
         backTo={SUBSCRIPTION_PAGE}
         backLabel={labels.back}
       />
@@ -230,11 +231,12 @@ export function ManualPaymentPage() {
               </Grid>
             </Grid>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 3 }}>
-              <Button type="submit" variant="contained" disabled={busy}>
+              <Button type="submit" variant="contained" size="large" disabled={busy}>
                 {onboard.isPending ? messages.users.creating : messages.payment.submit}
               </Button>
               <Button
                 variant="outlined"
+                size="large"
                 onClick={() => navigate(USER_MANAGEMENT)}
                 disabled={onboard.isPending}
               >

@@ -181,10 +181,10 @@ export function SubscriptionPage() {
           </Grid>
         </Grid>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 3 }}>
-          <Button type="submit" variant="contained" disabled={busy}>
+          <Button type="submit" variant="contained" size="large" disabled={busy}>
             {onboard.isPending ? messages.users.creating : messages.subscription.createUserAndSubscription}
           </Button>
-          <Button variant="outlined" onClick={goToManualPayment} disabled={busy}>
+          <Button variant="outlined" size="large" onClick={goToManualPayment} disabled={busy}>
             {messages.subscription.manualPayment}
           </Button>
         </Stack>

@@ -1,27 +1,27 @@
-import { useId } from 'react';
+import { useId, type CSSProperties } from 'react';
 import { Box, Card, CardContent, Typography } from '@mui/material';
-import { useTheme } from '@mui/material/styles';
-import type { DashboardSeries } from '@portal/shared';
+import { formatMonth, messages, type DashboardSeries } from '@portal/shared';
+import { tickLabel, valueAxis } from './chart-axis';
 import { visuallyHidden } from '../../../components/visually-hidden';
-import { formatMonth, formatShortMonth, formatValue } from './format';
+import { formatValue } from './format';
 
-const WIDTH = 720;
-const HEIGHT = 240;
-const PAD = { top: 16, right: 8, bottom: 28, left: 8 };
+/** Width of the month names ("Jun 2025") and room kept after the longest bar for its value. */
+const LABEL_WIDTH = '4.75em';
+const VALUE_ROOM = '7.5em';
+/** A bar's length: its share of the axis, in the track less the room for the value. */
+const barLength = `calc((100% - ${VALUE_ROOM}) * var(--share))`;
 
 /**
- * A plain SVG bar chart, one bar per month. Screen readers get the same figures as a table; each
- * bar also carries its value as a tooltip (`<title>`).
+ * A 12-month bar chart in HTML rather than a scaled SVG, so its text keeps the page's size on a
+ * phone: one row per month (name, bar, value at the bar's end), oldest first, over a value axis.
+ * Screen readers get the same figures as a table. With every month at zero it says so instead.
  */
 export function MonthBarChart({ series }: { series: DashboardSeries }) {
-  const theme = useTheme();
   const titleId = useId();
   const points = series.points;
   const max = Math.max(0, ...points.map((p) => p.value));
-  const innerWidth = WIDTH - PAD.left - PAD.right;
-  const innerHeight = HEIGHT - PAD.top - PAD.bottom;
-  const slot = innerWidth / Math.max(points.length, 1);
-  const barWidth = slot * 0.6;
+  const axis = valueAxis(series.format, max);
+  const share = (value: number) => Math.min(1, Math.max(0, value) / axis.top);
 
   return (
     <Card variant="outlined">
@@ -29,70 +29,113 @@ export function MonthBarChart({ series }: { series: DashboardSeries }) {
         <Typography variant="h6" component="h2" id={titleId} sx={{ mb: 1 }}>
           {series.title}
         </Typography>
-        <Box
-          component="svg"
-          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-          role="img"
-          aria-labelledby={titleId}
-          sx={{ width: '100%', height: 'auto', display: 'block' }}
-        >
-          <line
-            x1={PAD.left}
-            x2={WIDTH - PAD.right}
-            y1={HEIGHT - PAD.bottom}
-            y2={HEIGHT - PAD.bottom}
-            stroke={theme.palette.divider}
-          />
-          {points.map((p, i) => {
-            const h = max === 0 ? 0 : (p.value / max) * innerHeight;
-            const x = PAD.left + i * slot + (slot - barWidth) / 2;
-            const y = HEIGHT - PAD.bottom - h;
-            return (
-              <g key={p.month}>
-                <rect
-                  x={x}
-                  y={y}
-                  width={barWidth}
-                  height={Math.max(h, p.value > 0 ? 2 : 0)}
-                  rx={3}
-                  fill={theme.palette.primary.main}
-                  data-month={p.month}
-                >
-                  <title>{`${formatMonth(p.month)}: ${formatValue(series.format, p.value)}`}</title>
-                </rect>
-                <text
-                  x={x + barWidth / 2}
-                  y={HEIGHT - 8}
-                  textAnchor="middle"
-                  fontSize={12}
-                  fill={theme.palette.text.secondary}
-                >
-                  {formatShortMonth(p.month)}
-                </text>
-              </g>
-            );
-          })}
-        </Box>
-        {/* A table grows to its content whatever its width, so the clipping box is a block around it. */}
-        <Box sx={visuallyHidden}>
-          <table>
-            <caption>{series.title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Month</th>
-                <th scope="col">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {points.map((p) => (
-                <tr key={p.month}>
-                  <th scope="row">{formatMonth(p.month)}</th>
-                  <td>{formatValue(series.format, p.value)}</td>
-                </tr>
+        {max === 0 ? (
+          <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }} data-testid="chart-empty">
+            {messages.dashboard.noChartData}
+          </Typography>
+        ) : (
+          <Box role="img" aria-labelledby={titleId} sx={{ position: 'relative', fontSize: '0.875rem' }}>
+            {/* Grid lines at the ticks, behind the bars. */}
+            <Box
+              aria-hidden
+              sx={{ position: 'absolute', top: 0, bottom: '1.75em', left: LABEL_WIDTH, right: 0 }}
+            >
+              {axis.ticks.map((tick) => (
+                <Box
+                  key={tick}
+                  style={{ '--share': share(tick) } as CSSProperties}
+                  sx={{
+                    position: 'absolute',
+                    top: 0,
+                    bottom: 0,
+                    left: barLength,
+                    borderLeft: 1,
+                    borderColor: 'divider',
+                  }}
+                />
               ))}
-            </tbody>
-          </table>
-        </Box>
+            </Box>
+            {points.map((p) => (
+              <Box
+                key={p.month}
+                sx={{
+                  display: 'grid',
+                  gridTemplateColumns: `${LABEL_WIDTH} 1fr`,
+                  alignItems: 'center',
+                  minHeight: 28,
+                  position: 'relative',
+                }}
+              >
+                <Box component="span" sx={{ color: 'text.secondary' }}>
+                  {formatMonth(p.month)}
+                </Box>
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0 }}>
+                  <Box
+                    data-month={p.month}
+                    style={{ '--share': share(p.value) } as CSSProperties}
+                    sx={{
+                      flex: 'none',
+                      width: barLength,
+                      minWidth: p.value > 0 ? 2 : 0,
+                      height: 18,
+                      bgcolor: 'primary.main',
+                      borderRadius: '0 4px 4px 0',
+                    }}
+                  />
+                  <Box component="span" sx={{ whiteSpace: 'nowrap', fontWeight: 600 }} data-value>
+                    {formatValue(series.format, p.value)}
+                  </Box>
+                </Box>
+              </Box>
+            ))}
+            {/* The value axis under the bars. */}
+            <Box sx={{ display: 'grid', gridTemplateColumns: `${LABEL_WIDTH} 1fr`, height: '1.75em' }}>
+              <span />
+              {/* The labels take their own size; their box keeps the chart's, so `em` in barLength agrees. */}
+              <Box sx={{ position: 'relative', color: 'text.secondary' }} data-axis>
+                {axis.ticks.map((tick, i) => (
+                  <Box
+                    component="span"
+                    key={tick}
+                    style={{ '--share': share(tick) } as CSSProperties}
+                    sx={{
+                      position: 'absolute',
+                      top: 4,
+                      left: barLength,
+                      transform: i === 0 ? 'none' : 'translateX(-50%)',
+                      whiteSpace: 'nowrap',
+                      fontSize: '0.75rem',
+                    }}
+                  >
+                    {tickLabel(series.format, tick)}
+                  </Box>
+                ))}
+              </Box>
+            </Box>
+          </Box>
+        )}
+        {/* A table grows to its content whatever its width, so the clipping box is a block around it. */}
+        {max > 0 && (
+          <Box sx={visuallyHidden}>
+            <table>
+              <caption>{series.title}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Month</th>
+                  <th scope="col">Value</th>
+                </tr>
+              </thead>
+              <tbody>
+                {points.map((p) => (
+                  <tr key={p.month}>
+                    <th scope="row">{formatMonth(p.month)}</th>
+                    <td>{formatValue(series.format, p.value)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Box>
+        )}
       </CardContent>
     </Card>
   );

@@ -16,7 +16,13 @@ import UpdatedIcon from '@mui/icons-material/EditOutlined';
 import DeletedIcon from '@mui/icons-material/DeleteOutlineOutlined';
 import OtherIcon from '@mui/icons-material/InfoOutlined';
 import { Link as RouterLink } from 'react-router';
-import { activityTypeLabels, messages, type ActivityItem, type ActivityType } from '@portal/shared';
+import {
+  activityTypeLabels,
+  formatDateTime,
+  messages,
+  type ActivityItem,
+  type ActivityType,
+} from '@portal/shared';
 
 // Same item layout as the full feed (features/activity); features do not share components.
 const icons: Record<ActivityType, typeof CreatedIcon> = {
@@ -31,10 +37,6 @@ const colors: Record<ActivityType, 'success' | 'info' | 'error' | 'default'> = {
   deleted: 'error',
   other: 'default',
 };
-
-function formatWhen(iso: string): string {
-  return new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 export function RecentActivity({ items, allLink }: { items: ActivityItem[]; allLink?: string }) {
   return (
@@ -78,7 +80,7 @@ export function RecentActivity({ items, allLink }: { items: ActivityItem[]; allL
                     }
                     secondary={
                       <>
-                        <time dateTime={item.date}>{formatWhen(item.date)}</time>
+                        <time dateTime={item.date}>{formatDateTime(item.date)}</time>
                         {item.actorName ? ` · ${item.actorName}` : ''}
                       </>
                     }

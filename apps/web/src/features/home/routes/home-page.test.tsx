@@ -138,17 +138,26 @@ describe('HomePage', () => {
     expect(formatRupees(16_800_000)).toBe('₹1,68,000.00');
   });
 
-  it('draws one labelled bar per month, with the figures as a table for screen readers', async () => {
+  it('draws one bar per month with its month and value, over a value axis, and the figures as a table for screen readers', async () => {
     renderHome();
     const chart = await screen.findByRole('img', { name: messages.dashboard.revenueByMonth });
-    const bars = chart.querySelectorAll('rect[data-month]');
+    const bars = [...chart.querySelectorAll<HTMLElement>('[data-month]')];
     expect(bars).toHaveLength(12);
-    const last = bars[11]!;
-    expect(last.querySelector('title')?.textContent).toBe(`Jun 2025: ${formatRupees(16_800_000)}`);
-    expect(Number(last.getAttribute('height'))).toBeGreaterThan(Number(bars[10]!.getAttribute('height')));
-    expect(Number(bars[0]!.getAttribute('height'))).toBe(0);
+    const row = (i: number) => bars[i]!.parentElement!.parentElement!.textContent;
+    expect(row(11)).toBe(`Jun 2025${formatRupees(16_800_000)}`);
+    expect(row(10)).toBe('May 2025₹20,000.00');
+    expect(row(0)).toBe('Jul 2024₹0.00');
+    // Two steps of ₹1,00,000 cover ₹1,68,000: the bars are 84% and 10% of the axis.
+    const share = (i: number) => Number(bars[i]!.style.getPropertyValue('--share'));
+    expect(share(11)).toBeCloseTo(0.84);
+    expect(share(10)).toBeCloseTo(0.1);
+    expect(share(0)).toBe(0);
+    expect(chart.querySelector('[data-axis]')?.textContent).toBe('₹0₹1,00,000₹2,00,000');
     const table = screen.getByRole('table', { hidden: true });
     expect(within(table).getAllByRole('row', { hidden: true })).toHaveLength(13);
+    expect(within(table).getAllByRole('row', { hidden: true })[12]!.textContent).toBe(
+      `Jun 2025${formatRupees(16_800_000)}`,
+    );
   });
 
   it('lists recent activity with type, message, date and a link to the full feed', async () => {
@@ -192,7 +201,10 @@ describe('HomePage', () => {
       `Valid until${messages.dashboard.noValidUntil}`,
       'Open tickets0',
     ]);
-    expect(screen.getByRole('img', { name: messages.dashboard.creditUseByMonth })).toBeTruthy();
+    // Every month at zero: the chart says so rather than drawing an empty box.
+    expect(screen.getByRole('heading', { name: messages.dashboard.creditUseByMonth })).toBeTruthy();
+    expect(screen.getByText(messages.dashboard.noChartData)).toBeTruthy();
+    expect(screen.queryByRole('img', { name: messages.dashboard.creditUseByMonth })).toBeNull();
     expect(screen.queryByRole('link', { name: 'View all' })).toBeNull();
   });
 

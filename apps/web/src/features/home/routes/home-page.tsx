@@ -4,7 +4,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useAuth } from '../../auth/auth-context';
-import { usePermission } from '../../auth/use-permission';
+import { usePermissions } from '../../auth/use-permission';
 import { useDashboard } from '../api/get-dashboard';
 import { MonthBarChart } from '../components/month-bar-chart';
 import { RecentActivity } from '../components/recent-activity';
@@ -14,7 +14,8 @@ import { StatCards } from '../components/stat-cards';
 export function HomePage() {
   const { user } = useAuth();
   const prefix = useRoutePrefix();
-  const canRead = usePermission('dashboard', 'READ');
+  // Everyone has a home; its figures need Dashboard READ.
+  const canRead = usePermissions().can('dashboard', 'READ');
   const dashboard = useDashboard({ enabled: canRead });
   const fallbackWelcome = welcomeBack(user?.fullName || user?.username || '');
 

@@ -13,6 +13,11 @@ vi.mock('../../../lib/api-client', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../../lib/api-client')>()),
   api: apiMock,
 }));
+// Which pages the signed-in user may open (a link is offered only to those).
+const openable = vi.hoisted(() => ({ pages: new Set(['', 'billing', 'support']) }));
+vi.mock('../../auth/use-permission', () => ({
+  usePermissions: () => ({ mayOpen: (path: string) => openable.pages.has(path) }),
+}));
 
 function note(overrides: Partial<PortalNotification>): PortalNotification {
   return {
@@ -146,6 +151,19 @@ describe('NotificationsBell', () => {
     await user.click(await screen.findByRole('link', { name: 'Subscription expiring soon' }));
     expect(router.state.location.pathname).toBe('/logindashboard/billing');
     expect(apiMock.put).toHaveBeenCalledWith('/auth/notifications/n2/read');
+  });
+
+  it('shows a notification about a page the user may not open without a link to it', async () => {
+    openable.pages.delete('billing');
+    try {
+      const user = userEvent.setup();
+      renderBell();
+      await user.click(await screen.findByRole('button', { name: bellLabel(2) }));
+      expect(await screen.findByText('Subscription expiring soon')).toBeTruthy();
+      expect(screen.queryByRole('link', { name: 'Subscription expiring soon' })).toBeNull();
+    } finally {
+      openable.pages.add('billing');
+    }
   });
 
   it('says so when there is nothing', async () => {

@@ -20,13 +20,14 @@ import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
 import MarkReadIcon from '@mui/icons-material/DoneAll';
 import { Link as RouterLink } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { messages, type PortalNotification } from '@portal/shared';
+import { formatDateTime, messages, type PortalNotification } from '@portal/shared';
 import { useRoutePrefix, type RoutePrefix } from '../../../app/use-route-prefix';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useNotifications } from '../api/get-notifications';
 import { useUnreadCount } from '../api/get-unread-count';
 import { useMarkAllNotificationsRead } from '../api/mark-all-read';
 import { useMarkNotificationRead } from '../api/mark-read';
+import { usePermissions } from '../../auth/use-permission';
 
 export function bellLabel(unread: number): string {
   if (unread === 0) return `${messages.notifications.title}, none unread`;
@@ -38,13 +39,16 @@ export function linkUnderPrefix(link: string, prefix: RoutePrefix): string {
   return link.replace(/^\/(login)?dashboard(?=\/|$)/, prefix);
 }
 
-function formatWhen(iso: string): string {
-  return new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+/** A notification's link as a page path below the prefix ('' is home), for `mayOpen`. */
+function pagePathOf(link: string): string {
+  return link.replace(/^\/(login)?dashboard\/?/, '').split(/[?#]/)[0]!;
 }
 
 /** The top bar's bell: unread badge (polled every 60 s), a list, mark one or all read. */
 export function NotificationsBell() {
   const prefix = useRoutePrefix();
+  // A link is offered only to a page the user may open; the title shows either way.
+  const { mayOpen } = usePermissions();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const open = anchor !== null;
   const unread = useUnreadCount();
@@ -147,7 +151,7 @@ export function NotificationsBell() {
               >
                 <ListItemText
                   primary={
-                    n.link ? (
+                    n.link && mayOpen(pagePathOf(n.link)) ? (
                       <Link
                         component={RouterLink}
                         to={linkUnderPrefix(n.link, prefix)}
@@ -170,10 +174,10 @@ export function NotificationsBell() {
                       <Typography component="span" variant="body2" sx={{ display: 'block' }}>
                         {n.body}
                       </Typography>
-                      <time dateTime={n.createdAt}>{formatWhen(n.createdAt)}</time>
+                      <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
                     </>
                   }
-                  sx={{ pr: 4 }}
+                  sx={{ pr: 4, overflowWrap: 'anywhere' }}
                 />
               </ListItem>
             ))}

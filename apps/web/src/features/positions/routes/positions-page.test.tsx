@@ -227,13 +227,6 @@ describe('PositionsPage', () => {
     expect(screen.queryByRole('columnheader', { name: 'Action' })).toBeNull();
   });
 
-  it('shows no list without Position Management READ', async () => {
-    auth.user = userWith([]);
-    renderPage();
-    expect(await screen.findByText(messages.http.forbidden)).toBeTruthy();
-    expect(apiMock.get).not.toHaveBeenCalled();
-  });
-
   it('shows the empty text and the organization column for super_admin', async () => {
     auth.user = userWith([], 'super_admin');
     rows = [];

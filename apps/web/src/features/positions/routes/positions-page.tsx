@@ -1,24 +1,13 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  FormControl,
-  InputLabel,
-  MenuItem,
-  Paper,
-  Select,
-  TableCell,
-  TableRow,
-} from '@mui/material';
+import { Box, Button, Chip, FormControl, InputLabel, MenuItem, Paper, Select } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   ADMIN_USER_PAGE_SIZES,
+  formatCount,
+  formatDate,
   messages,
   POSITION_STATUSES,
-  SYSTEM_ROLES,
   type Position,
   type PositionForm,
   type PositionStatus,
@@ -30,8 +19,7 @@ import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePagedSearch } from '../../../lib/use-paged-search';
-import { useAuth } from '../../auth/auth-context';
-import { useCan } from '../../auth/use-permission';
+import { usePermissions } from '../../auth/use-permission';
 import { useCreatePosition } from '../api/create-position';
 import { usePositions } from '../api/get-positions';
 import { useSetPositionStatus } from '../api/set-position-status';
@@ -41,10 +29,6 @@ import { PositionDialog } from '../components/position-dialog';
 
 const ALL = 'all';
 const FORM_FIELDS = ['title', 'department', 'location', 'openings'] as const;
-
-function formatCreated(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-IN', { dateStyle: 'medium' });
-}
 
 /** Server field errors (400) mapped onto the form. */
 function fieldErrorsOf(error: unknown): Partial<Record<keyof PositionForm, string>> | undefined {
@@ -59,10 +43,8 @@ function fieldErrorsOf(error: unknown): Partial<Record<keyof PositionForm, strin
 
 /** {prefix}/positions: the organization's job positions with create, edit and close (DECISIONS.md). */
 export function PositionsPage() {
-  const can = useCan();
-  const { user } = useAuth();
-  const isSuperAdmin = user?.role.name === SYSTEM_ROLES.superAdmin;
-  const canRead = can('positions', 'READ');
+  const { can, holder } = usePermissions();
+  const isSuperAdmin = holder.isSuperAdmin;
   const canCreate = can('positions', 'CREATE');
   const canUpdate = can('positions', 'UPDATE');
 
@@ -72,10 +54,12 @@ export function PositionsPage() {
   const [serverErrors, setServerErrors] = useState<Partial<Record<keyof PositionForm, string>>>();
   const [toClose, setToClose] = useState<Position | null>(null);
 
-  const positions = usePositions(
-    { page: page + 1, pageSize, search: search || undefined, status: status === ALL ? undefined : status },
-    { enabled: canRead },
-  );
+  const positions = usePositions({
+    page: page + 1,
+    pageSize,
+    search: search || undefined,
+    status: status === ALL ? undefined : status,
+  });
   const create = useCreatePosition();
   const update = useUpdatePosition();
   const setStatusMutation = useSetPositionStatus();
@@ -115,24 +99,28 @@ export function PositionsPage() {
     }
   };
 
-  if (!canRead) {
-    return (
-      <Box>
-        <PageHeader title={messages.positions.title} />
-        <Alert severity="error">{messages.http.forbidden}</Alert>
-      </Box>
-    );
-  }
-
-  const columns: DataColumn[] = [
-    { label: 'Title' },
-    { label: 'Department' },
-    { label: 'Location' },
-    ...(isSuperAdmin ? [{ label: 'Organization' }] : []),
-    { label: 'Openings', align: 'right' },
-    { label: 'Status' },
-    { label: 'Created' },
-    ...(canUpdate ? [{ label: 'Action' }] : []),
+  // Only the super administrator sees positions of more than one organization.
+  const organizationColumn: DataColumn<Position>[] = isSuperAdmin
+    ? [{ label: 'Organization', render: (p) => p.organizationName }]
+    : [];
+  const columns: DataColumn<Position>[] = [
+    { label: 'Title', card: 'title', render: (p) => p.title },
+    { label: 'Department', card: 'subtitle', render: (p) => p.department },
+    { label: 'Location', render: (p) => p.location },
+    ...organizationColumn,
+    { label: 'Openings', align: 'right', render: (p) => formatCount(p.openings) },
+    {
+      label: 'Status',
+      render: (p) => (
+        <Chip
+          size="small"
+          label={p.status}
+          color={p.status === 'Open' ? 'success' : 'default'}
+          variant={p.status === 'Open' ? 'filled' : 'outlined'}
+        />
+      ),
+    },
+    { label: 'Created', render: (p) => <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time> },
   ];
   return (
     <Box>
@@ -177,6 +165,7 @@ export function PositionsPage() {
           label={messages.positions.title}
           columns={columns}
           rows={positions.data?.data ?? []}
+          rowKey={(p) => p.id}
           loading={positions.isPending}
           error={
             positions.isError
@@ -192,36 +181,21 @@ export function PositionsPage() {
             pageSizes: ADMIN_USER_PAGE_SIZES,
             onPageSizeChange: setPageSize,
           }}
-          renderRow={(position) => (
-            <TableRow key={position.id} hover>
-              <TableCell>{position.title}</TableCell>
-              <TableCell>{position.department}</TableCell>
-              <TableCell>{position.location}</TableCell>
-              {isSuperAdmin && <TableCell>{position.organizationName}</TableCell>}
-              <TableCell align="right">{position.openings}</TableCell>
-              <TableCell>
-                <Chip
-                  size="small"
-                  label={position.status}
-                  color={position.status === 'Open' ? 'success' : 'default'}
-                  variant={position.status === 'Open' ? 'filled' : 'outlined'}
-                />
-              </TableCell>
-              <TableCell>
-                <time dateTime={position.createdAt}>{formatCreated(position.createdAt)}</time>
-              </TableCell>
-              {canUpdate && (
-                <TableCell>
-                  <PositionActionsMenu
-                    position={position}
-                    onEdit={(p) => openDialog(p)}
-                    onClose={(p) => setToClose(p)}
-                    onReopen={(p) => void changeStatus(p, 'reopen')}
-                  />
-                </TableCell>
-              )}
-            </TableRow>
-          )}
+          actions={
+            canUpdate
+              ? {
+                  label: 'Action',
+                  render: (position) => (
+                    <PositionActionsMenu
+                      position={position}
+                      onEdit={(p) => openDialog(p)}
+                      onClose={(p) => setToClose(p)}
+                      onReopen={(p) => void changeStatus(p, 'reopen')}
+                    />
+                  ),
+                }
+              : undefined
+          }
         />
       </Paper>
       <PositionDialog

@@ -3,7 +3,7 @@ import { Alert, Box, CircularProgress, Paper, Typography } from '@mui/material';
 import { messages, storageKeys } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { useAuth } from '../../auth/auth-context';
-import { useCan } from '../../auth/use-permission';
+import { usePermissions } from '../../auth/use-permission';
 import { useProfile } from '../api/get-profile';
 import { CompanyDetailsSection } from '../components/company-details-section';
 import { UserInformationSection } from '../components/user-information-section';
@@ -22,7 +22,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 /** {prefix}/profile, 'My Profile' (SPEC.md §2): user information and company details. */
 export function ProfilePage() {
   const { user } = useAuth();
-  const can = useCan();
+  const { can } = usePermissions();
   const userId = user?.id ?? localStorage.getItem(storageKeys.userId);
   const profile = useProfile();
 

@@ -10,7 +10,6 @@ import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
-import { useCan } from '../../auth/use-permission';
 import { useCreateRole } from '../api/create-role';
 import { useFeatures } from '../api/get-features';
 import { useRole } from '../api/get-role';
@@ -49,11 +48,10 @@ export function RoleEditorPage() {
   const state = (useLocation().state ?? {}) as RoleEditorState;
   const roleId = state.isEditing && state.roleId ? state.roleId : undefined;
   const isEditing = roleId !== undefined;
-  const allowed = useCan()('roles', isEditing ? 'UPDATE' : 'CREATE');
   const listPath = `${base}/userroles`;
 
   const features = useFeatures();
-  const role = useRole(allowed ? roleId : undefined);
+  const role = useRole(roleId);
 
   const noFeatures = features.isSuccess && features.data.length === 0;
   useEffect(() => {
@@ -69,15 +67,6 @@ export function RoleEditorPage() {
       enqueueSnackbar(text, { variant: 'error' });
     }
   }, [role.error]);
-
-  if (!allowed) {
-    return (
-      <Box>
-        <PageHeader title={messages.roles.title} backTo={listPath} backLabel={messages.roles.backToRoles} />
-        <Alert severity="error">{messages.http.forbidden}</Alert>
-      </Box>
-    );
-  }
 
   const loadError = features.isError || noFeatures || role.isError;
   const ready = features.isSuccess && (!isEditing || role.isSuccess);

@@ -67,6 +67,23 @@ describe('view-only role permissions', () => {
     );
   });
 
+  it('draws a ticked permission as a check and an unticked one as a dash, with the words for screen readers', async () => {
+    renderAtPath(`/dashboard/userpermissions/${role.id}`);
+    await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') });
+    const [, view, createEdit, remove] = within(rowOf('User Management')).getAllByRole('cell');
+    for (const allowed of [view!, createEdit!]) {
+      expect(allowed.querySelector('[data-testid="CheckIcon"]')).not.toBeNull();
+      expect(allowed.textContent).toBe(messages.roles.allowed);
+    }
+    expect(remove!.querySelector('[data-testid="RemoveIcon"]')).not.toBeNull();
+    expect(remove!.querySelector('[data-testid="CheckIcon"]')).toBeNull();
+    expect(remove!.textContent).toBe(messages.roles.notAllowed);
+    // A legend names the two marks.
+    expect(screen.getByTestId('permission-legend').textContent).toBe(
+      `${messages.roles.allowed}${messages.roles.notAllowed}`,
+    );
+  });
+
   it('marks delete as not available on the Dashboard', async () => {
     renderAtPath(`/dashboard/userpermissions/${role.id}`);
     await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') });

@@ -2,7 +2,6 @@ import {
   Alert,
   Box,
   Button,
-  Checkbox,
   CircularProgress,
   Paper,
   Stack,
@@ -18,9 +17,9 @@ import { useLocation, useParams } from 'react-router';
 import { messages, normalizeFeature, viewOnlyTitle } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
-import { useCan } from '../../auth/use-permission';
 import { useFeatures } from '../api/get-features';
 import { useRole } from '../api/get-role';
+import { PermissionMark, PermissionMarkLegend } from '../components/permission-mark';
 import { viewOnlyPermissions } from '../utils/role-form';
 
 const COLUMNS = [messages.roles.view, messages.roles.createEdit, messages.roles.cancelDelete];
@@ -31,15 +30,12 @@ export function RolePermissionsPage() {
   const params = useParams();
   const state = (useLocation().state ?? {}) as { roleId?: string };
   const roleId = params.roleId ?? state.roleId;
-  const canRead = useCan()('roles', 'READ');
-  const role = useRole(canRead ? roleId : undefined);
+  const role = useRole(roleId);
   const features = useFeatures();
   const backTo = `${prefix}/userroles`;
 
   let content;
-  if (!canRead) {
-    content = <Alert severity="error">{messages.http.forbidden}</Alert>;
-  } else if (!roleId || role.isError) {
+  if (!roleId || role.isError) {
     content = <Alert severity="error">{messages.roles.notFound}</Alert>;
   } else if (role.isPending || features.isPending) {
     content = (
@@ -59,6 +55,7 @@ export function RolePermissionsPage() {
         <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
           {messages.roles.commonPermission}
         </Typography>
+        <PermissionMarkLegend />
         <TableContainer>
           <Table size="small" aria-label={messages.roles.commonPermission}>
             <TableHead>
@@ -83,17 +80,12 @@ export function RolePermissionsPage() {
                     </Typography>
                   </TableCell>
                   <TableCell align="center" padding="checkbox">
-                    <Checkbox
-                      checked={row.view}
-                      disabled
-                      slotProps={{ input: { 'aria-label': `${row.name} ${messages.roles.view}` } }}
-                    />
+                    <PermissionMark allowed={row.view} label={`${row.name} ${messages.roles.view}`} />
                   </TableCell>
                   <TableCell align="center" padding="checkbox">
-                    <Checkbox
-                      checked={row.createEdit}
-                      disabled
-                      slotProps={{ input: { 'aria-label': `${row.name} ${messages.roles.createEdit}` } }}
+                    <PermissionMark
+                      allowed={row.createEdit}
+                      label={`${row.name} ${messages.roles.createEdit}`}
                     />
                   </TableCell>
                   <TableCell align="center">
@@ -102,10 +94,9 @@ export function RolePermissionsPage() {
                         {messages.roles.notAvailable}
                       </Typography>
                     ) : (
-                      <Checkbox
-                        checked={row.delete}
-                        disabled
-                        slotProps={{ input: { 'aria-label': `${row.name} ${messages.roles.cancelDelete}` } }}
+                      <PermissionMark
+                        allowed={row.delete}
+                        label={`${row.name} ${messages.roles.cancelDelete}`}
                       />
                     )}
                   </TableCell>

@@ -1,17 +1,18 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Chip, Link, Paper, Tab, TableCell, TableRow, Tabs } from '@mui/material';
+import { Box, Button, Chip, Link, Paper, Tab, Tabs } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useNavigate } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
 import { ADMIN_USER_PAGE_SIZES, messages, type Role } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, type DataColumn } from '../../../components/data-table';
 import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
+import { ShortId } from '../../../components/short-id';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePagedSearch } from '../../../lib/use-paged-search';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
-import { useCan } from '../../auth/use-permission';
+import { usePermissions } from '../../auth/use-permission';
 import { useDeleteRole } from '../api/delete-role';
 import { useRoles } from '../api/get-roles';
 import { RoleActionsMenu } from '../components/role-actions-menu';
@@ -19,25 +20,16 @@ import { RolePermissionsPanel } from '../components/role-permissions-panel';
 import { formatRoleId } from '../utils/role-shape';
 import type { RoleEditorState } from './role-editor-page';
 
-const COLUMNS = [
-  { label: messages.roles.roleIdColumn },
-  { label: messages.roles.roleColumn },
-  { label: messages.roles.statusColumn },
-  { label: messages.roles.permissionsColumn },
-  { label: messages.roles.actionColumn },
-];
-
 /** Roles list ({prefix}/userroles), reached from the Roles tab of Admin Users. */
 export function RolesListPage() {
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
-  const can = useCan();
+  const { can, mayManage, mayOpen } = usePermissions();
   const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const [panelRole, setPanelRole] = useState<Role | null>(null);
   const [toDelete, setToDelete] = useState<Role | null>(null);
   const deleteRole = useDeleteRole();
-  const canRead = can('roles', 'READ');
-  const roles = useRoles({ page: page + 1, pageSize, search: search || undefined }, { enabled: canRead });
+  const roles = useRoles({ page: page + 1, pageSize, search: search || undefined });
 
   const confirmDelete = async () => {
     if (!toDelete) return;
@@ -51,9 +43,41 @@ export function RolesListPage() {
     }
   };
 
+  const columns: DataColumn<Role>[] = [
+    {
+      label: messages.roles.roleIdColumn,
+      render: (role) => <ShortId id={role.id} format={formatRoleId} />,
+    },
+    { label: messages.roles.roleColumn, card: 'title', render: (role) => role.name },
+    {
+      label: messages.roles.statusColumn,
+      render: (role) => (
+        <Chip
+          size="small"
+          label={role.isSystem ? messages.roles.system : messages.roles.custom}
+          color={role.isSystem ? 'default' : 'primary'}
+          variant={role.isSystem ? 'filled' : 'outlined'}
+        />
+      ),
+    },
+    {
+      label: messages.roles.permissionsColumn,
+      render: (role) => (
+        <Link
+          component="button"
+          type="button"
+          onClick={() => setPanelRole(role)}
+          aria-label={`${messages.roles.viewPermissions}: ${role.name}`}
+        >
+          {messages.roles.viewPermissions}
+        </Link>
+      ),
+    },
+  ];
+
   const tabs = (
     <Tabs value="roles" sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
-      {can('users', 'READ') && (
+      {mayOpen('usermanagement') && (
         <Tab
           value="subuser"
           label={messages.users.subuserTab}
@@ -64,21 +88,12 @@ export function RolesListPage() {
     </Tabs>
   );
 
-  if (!canRead) {
-    return (
-      <Box>
-        <PageHeader title={messages.roles.title} />
-        <Alert severity="error">{messages.http.forbidden}</Alert>
-      </Box>
-    );
-  }
-
   return (
     <Box>
       <PageHeader
         title={messages.roles.title}
         actions={
-          can('roles', 'CREATE') && (
+          mayOpen('addrole', { state: { isEditing: false } }) && (
             <Button
               variant="contained"
               startIcon={<AddIcon />}
@@ -98,8 +113,9 @@ export function RolesListPage() {
         </ListToolbar>
         <DataTable
           label={messages.roles.title}
-          columns={COLUMNS}
+          columns={columns}
           rows={roles.data?.roles ?? []}
+          rowKey={(role) => role.id}
           loading={roles.isPending}
           error={roles.isError ? extractErrorMessage(roles.error, messages.fallback.fetchRoles) : undefined}
           emptyText={messages.roles.empty}
@@ -111,46 +127,24 @@ export function RolesListPage() {
             pageSizes: ADMIN_USER_PAGE_SIZES,
             onPageSizeChange: setPageSize,
           }}
-          renderRow={(role) => (
-            <TableRow key={role.id} hover>
-              <TableCell sx={{ fontFamily: 'monospace', maxWidth: 180, wordBreak: 'break-all' }}>
-                {formatRoleId(role.id)}
-              </TableCell>
-              <TableCell>{role.name}</TableCell>
-              <TableCell>
-                <Chip
-                  size="small"
-                  label={role.isSystem ? messages.roles.system : messages.roles.custom}
-                  color={role.isSystem ? 'default' : 'primary'}
-                  variant={role.isSystem ? 'filled' : 'outlined'}
-                />
-              </TableCell>
-              <TableCell>
-                <Link
-                  component="button"
-                  type="button"
-                  onClick={() => setPanelRole(role)}
-                  aria-label={`${messages.roles.viewPermissions}: ${role.name}`}
-                >
-                  {messages.roles.viewPermissions}
-                </Link>
-              </TableCell>
-              <TableCell>
-                <RoleActionsMenu
-                  role={role}
-                  canEdit={can('roles', 'UPDATE')}
-                  canDelete={can('roles', 'DELETE')}
-                  onView={(r) => navigate(`${prefix}/userpermissions/${r.id}`, { state: { roleId: r.id } })}
-                  onEdit={(r) =>
-                    navigate(`${prefix}/addrole`, {
-                      state: { isEditing: true, roleId: r.id } satisfies RoleEditorState,
-                    })
-                  }
-                  onDelete={setToDelete}
-                />
-              </TableCell>
-            </TableRow>
-          )}
+          actions={{
+            label: messages.roles.actionColumn,
+            render: (role) => (
+              <RoleActionsMenu
+                role={role}
+                // Editing changes what every holder can do: only a role within one's own scopes.
+                canEdit={mayOpen('addrole', { state: { isEditing: true } }) && mayManage(role.permissions)}
+                canDelete={can('roles', 'DELETE')}
+                onView={(r) => navigate(`${prefix}/userpermissions/${r.id}`, { state: { roleId: r.id } })}
+                onEdit={(r) =>
+                  navigate(`${prefix}/addrole`, {
+                    state: { isEditing: true, roleId: r.id } satisfies RoleEditorState,
+                  })
+                }
+                onDelete={setToDelete}
+              />
+            ),
+          }}
         />
       </Paper>
       <RolePermissionsPanel role={panelRole} onClose={() => setPanelRole(null)} />

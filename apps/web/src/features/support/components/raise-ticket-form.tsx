@@ -7,14 +7,17 @@ import { Controller, useForm } from 'react-hook-form';
 import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   ATTACHMENT_ACCEPT,
+  attachmentKind,
   createTicketBodySchema,
+  formatDateTime,
   messages,
+  ticketRequestLabels,
   type Ticket,
   type TicketType,
 } from '@portal/shared';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useCreateTicket } from '../api/create-ticket';
-import { attachmentProblem, formatDate, requestLabel, typeLabel } from '../utils/ticket-format';
+import { attachmentProblem } from '../utils/ticket-format';
 
 const messageSchema = createTicketBodySchema.pick({ message: true });
 type MessageForm = { message: string };
@@ -27,7 +30,7 @@ function TicketView({ ticket, onNew }: { ticket: Ticket; onNew: () => void }) {
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
           {messages.support.viewingTicket} {ticket.ticketId}
         </Typography>
-        <Chip size="small" label={requestLabel[ticket.ticketType]} />
+        <Chip size="small" label={ticketRequestLabels[ticket.ticketType]} />
         <Chip size="small" label={ticket.status} color={ticket.status === 'Active' ? 'success' : 'default'} />
       </Stack>
       <TextField
@@ -47,11 +50,11 @@ function TicketView({ ticket, onNew }: { ticket: Ticket; onNew: () => void }) {
         ) : (
           messages.support.noFile
         )}{' '}
-        {ticket.file && <Chip size="small" variant="outlined" label={typeLabel(ticket.type)} />}
+        {ticket.file && <Chip size="small" variant="outlined" label={attachmentKind(ticket.type)} />}
       </Typography>
       <Typography variant="caption" color="text.secondary">
         {ticket.createdByName ? `${ticket.createdByName} · ` : ''}
-        {formatDate(ticket.createdAt)}
+        {formatDateTime(ticket.createdAt)}
       </Typography>
       <Box>
         <Button variant="outlined" onClick={onNew}>

@@ -145,6 +145,37 @@ describe('support page', () => {
     expect(screen.queryByText('setup.exe')).toBeNull();
   });
 
+  it("names each ticket's type one way: the request, and the attachment's kind", async () => {
+    serve([
+      ticket,
+      {
+        ...ticket,
+        id: 't2',
+        ticketId: 'TICKET-1735689600001',
+        ticketType: 'callback',
+        name: messages.support.noFile,
+        type: 'text',
+        file: null,
+      },
+      { ...ticket, id: 't3', ticketId: 'TICKET-1735689600002', name: 'shot.png', type: 'image/png' },
+    ]);
+    renderPage();
+    await screen.findByText('shot.png');
+    const table = screen.getByRole('table', { name: messages.support.raisedTickets });
+    const typeColumn = within(table)
+      .getAllByRole('columnheader')
+      .findIndex((h) => h.textContent === 'Type');
+    const types = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[typeColumn]!.textContent);
+    expect(types).toEqual([
+      'FeedbackAttachment: PDF',
+      'Call backAttachment: None',
+      'FeedbackAttachment: Image',
+    ]);
+  });
+
   it('loads a ticket back into the form with View, with its attachment link', async () => {
     serve([ticket]);
     const user = userEvent.setup();

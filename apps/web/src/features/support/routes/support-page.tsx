@@ -1,37 +1,36 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Chip, Paper, Stack, TableCell, TableRow, Typography } from '@mui/material';
+import { Box, Button, Chip, Paper, Stack, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { messages, SYSTEM_ROLES, TICKET_PAGE_SIZES, type Ticket } from '@portal/shared';
+import {
+  attachmentKind,
+  formatDateTime,
+  messages,
+  SYSTEM_ROLES,
+  TICKET_PAGE_SIZES,
+  ticketRequestLabels,
+  type Ticket,
+} from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, type DataColumn } from '../../../components/data-table';
 import { PageSizeSelect, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
+import { plainId, ShortId } from '../../../components/short-id';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePagedSearch } from '../../../lib/use-paged-search';
 import { useAuth } from '../../auth/auth-context';
-import { useCan } from '../../auth/use-permission';
+import { usePermissions } from '../../auth/use-permission';
 import { useDeleteTicket } from '../api/delete-ticket';
 import { useExportTickets } from '../api/export-tickets';
 import { useTickets } from '../api/get-tickets';
 import { useSetTicketStatus } from '../api/set-ticket-status';
 import { RaiseTicketForm } from '../components/raise-ticket-form';
 import { TicketActionsMenu } from '../components/ticket-actions-menu';
-import { formatDate, requestLabel, typeLabel } from '../utils/ticket-format';
-
-const COLUMNS = [
-  { label: 'Ticket ID' },
-  { label: 'Name' },
-  { label: 'Type' },
-  { label: 'Updated Date' },
-  { label: 'Status' },
-  { label: 'Action', align: 'right' },
-] as const;
 
 /** {prefix}/support (SPEC.md §2): 'Raise Ticket' and 'Raised Tickets', persisted per organization. */
 export function SupportPage() {
   const { user } = useAuth();
-  const can = useCan();
+  const { can } = usePermissions();
   const [viewing, setViewing] = useState<Ticket | null>(null);
   const [toDelete, setToDelete] = useState<Ticket | null>(null);
   const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
@@ -77,14 +76,47 @@ export function SupportPage() {
     }
   };
 
-  if (!canRead && !canCreate) {
-    return (
-      <Box>
-        <PageHeader title={messages.shell.support} />
-        <Alert severity="error">{messages.http.forbidden}</Alert>
-      </Box>
-    );
-  }
+  const columns: DataColumn<Ticket>[] = [
+    {
+      label: 'Ticket ID',
+      card: 'title',
+      render: (ticket) => (
+        <>
+          {/* TICKET- and a timestamp: short enough to show whole, and what people quote to support. */}
+          <ShortId id={ticket.ticketId} format={plainId} keep={Infinity} />
+          {showOrganization && (
+            <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+              {ticket.organizationName}
+            </Typography>
+          )}
+        </>
+      ),
+    },
+    {
+      label: 'Name',
+      card: 'subtitle',
+      render: (ticket) => ticket.name,
+      cellSx: { maxWidth: 260, overflowWrap: 'anywhere' },
+    },
+    {
+      label: 'Type',
+      render: (ticket) => (
+        <>
+          {ticketRequestLabels[ticket.ticketType]}
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+            {messages.support.attachmentLabel}: {attachmentKind(ticket.type)}
+          </Typography>
+        </>
+      ),
+    },
+    { label: 'Updated Date', render: (ticket) => formatDateTime(ticket.updatedDate) },
+    {
+      label: 'Status',
+      render: (ticket) => (
+        <Chip size="small" label={ticket.status} color={ticket.status === 'Active' ? 'success' : 'default'} />
+      ),
+    },
+  ];
 
   return (
     <Box>
@@ -138,47 +170,26 @@ export function SupportPage() {
           <DataTable
             label={messages.support.raisedTickets}
             size="small"
-            columns={COLUMNS}
+            columns={columns}
             rows={tickets.data?.tickets ?? []}
+            rowKey={(ticket) => ticket.id}
+            isSelected={(ticket) => viewing?.id === ticket.id}
             loading={tickets.isPending}
             error={tickets.isError ? messages.support.loadFailed : undefined}
             emptyText={messages.support.empty}
             pagination={{ count: tickets.data?.meta.total ?? 0, page, pageSize, onPageChange: setPage }}
-            renderRow={(ticket) => (
-              <TableRow key={ticket.id} hover selected={viewing?.id === ticket.id}>
-                <TableCell>
-                  {ticket.ticketId}
-                  {showOrganization && (
-                    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                      {ticket.organizationName}
-                    </Typography>
-                  )}
-                </TableCell>
-                <TableCell sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}>{ticket.name}</TableCell>
-                <TableCell>
-                  <span title={ticket.type}>{typeLabel(ticket.type)}</span>
-                  <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                    {requestLabel[ticket.ticketType]}
-                  </Typography>
-                </TableCell>
-                <TableCell>{formatDate(ticket.updatedDate)}</TableCell>
-                <TableCell>
-                  <Chip
-                    size="small"
-                    label={ticket.status}
-                    color={ticket.status === 'Active' ? 'success' : 'default'}
-                  />
-                </TableCell>
-                <TableCell align="right">
-                  <TicketActionsMenu
-                    ticket={ticket}
-                    onView={setViewing}
-                    onToggleStatus={can('support', 'UPDATE') ? toggleStatus : undefined}
-                    onDelete={can('support', 'DELETE') ? setToDelete : undefined}
-                  />
-                </TableCell>
-              </TableRow>
-            )}
+            actions={{
+              label: 'Action',
+              align: 'right',
+              render: (ticket) => (
+                <TicketActionsMenu
+                  ticket={ticket}
+                  onView={setViewing}
+                  onToggleStatus={can('support', 'UPDATE') ? toggleStatus : undefined}
+                  onDelete={can('support', 'DELETE') ? setToDelete : undefined}
+                />
+              ),
+            }}
           />
         </Paper>
       )}

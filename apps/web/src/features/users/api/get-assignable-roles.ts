@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiPage, User } from '@portal/shared';
+import type { ApiPage, PermissionEntry, User } from '@portal/shared';
 import { api } from '../../../lib/api-client';
 
 export interface AssignableRole {
@@ -7,6 +7,8 @@ export interface AssignableRole {
   name: string;
   isSystem: boolean;
   organizationId: string | null;
+  /** What the role grants: a role wider than the user's own is not offered (the server refuses it). */
+  permissions: PermissionEntry[];
 }
 
 function roleOf(value: unknown): AssignableRole | null {
@@ -18,6 +20,7 @@ function roleOf(value: unknown): AssignableRole | null {
     name: r.name,
     isSystem: r.isSystem === true,
     organizationId: typeof r.organizationId === 'string' ? r.organizationId : null,
+    permissions: Array.isArray(r.permissions) ? (r.permissions as PermissionEntry[]) : [],
   };
 }
 
@@ -45,6 +48,7 @@ export async function getAssignableRoles(organizationId?: string): Promise<Assig
         name: u.role.name,
         isSystem: u.role.isSystem,
         organizationId: null,
+        permissions: u.role.permissions,
       });
     }
     return [...byId.values()];

@@ -8,7 +8,10 @@ import { RowActionsMenu } from '../../../components/row-actions-menu';
 
 export interface UserActionsMenuProps {
   user: User;
-  canUpdate: boolean;
+  /** User Management UPDATE, and the user's role no wider than the actor's (the server's rule). */
+  canManage: boolean;
+  /** canManage, and the edit form is a page the actor may open. */
+  canEdit: boolean;
   /** Users cannot deactivate themselves. */
   isSelf: boolean;
   onEdit(user: User): void;
@@ -20,7 +23,8 @@ export interface UserActionsMenuProps {
 /** Edit, View, Activate or Deactivate, Resend invite: only the actions the user may take. */
 export function UserActionsMenu({
   user,
-  canUpdate,
+  canManage,
+  canEdit,
   isSelf,
   onEdit,
   onView,
@@ -31,19 +35,19 @@ export function UserActionsMenu({
     <RowActionsMenu
       label={`Actions for ${user.username}`}
       actions={[
-        canUpdate && {
+        canEdit && {
           label: messages.users.edit,
           icon: <EditIcon fontSize="small" />,
           run: () => onEdit(user),
         },
         { label: messages.users.view, icon: <VisibilityIcon fontSize="small" />, run: () => onView(user) },
-        canUpdate &&
+        canManage &&
           !(isSelf && user.isActive) && {
             label: user.isActive ? messages.users.deactivate : messages.users.activate,
             icon: user.isActive ? <BlockIcon fontSize="small" /> : <CheckCircleIcon fontSize="small" />,
             run: () => onToggleActive(user),
           },
-        canUpdate &&
+        canManage &&
           user.inviteStatus !== 'accepted' && {
             label: messages.users.resendInvite,
             icon: <SendIcon fontSize="small" />,

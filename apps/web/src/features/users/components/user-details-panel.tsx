@@ -1,34 +1,35 @@
+import type { ReactNode } from 'react';
 import { Box, Button, Divider, Stack, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
-import { messages, type User } from '@portal/shared';
+import { formatDateTime, messages, type User } from '@portal/shared';
+import { plainId, ShortId } from '../../../components/short-id';
 import { SidePanel } from '../../../components/side-panel';
 import { inviteStatusLabel, UserStatus } from './user-status';
 
 export interface UserDetailsPanelProps {
   user: User | null;
-  canUpdate: boolean;
+  canEdit: boolean;
   onClose(): void;
   onEdit(user: User): void;
 }
 
-function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-}
-
 /** 'Admin User Details' (SPEC.md §2): the record behind a row of Admin Users. */
-export function UserDetailsPanel({ user, canUpdate, onClose, onEdit }: UserDetailsPanelProps) {
-  const fields: [string, string][] = user
+export function UserDetailsPanel({ user, canEdit, onClose, onEdit }: UserDetailsPanelProps) {
+  const fields: [string, ReactNode][] = user
     ? [
-        [messages.users.detailId, user.id],
+        // The record's own view shows ids whole, with the copy button.
+        [messages.users.detailId, <ShortId id={user.id} format={plainId} keep={Infinity} />],
         [messages.users.usernameLabel, user.username],
         [messages.users.emailLabel, user.email],
-        [messages.users.detailOrganizationId, user.organizationId],
+        [
+          messages.users.detailOrganizationId,
+          <ShortId id={user.organizationId} format={plainId} keep={Infinity} />,
+        ],
         [messages.users.detailMobile, user.mobileNo ?? '—'],
         [messages.users.detailClient, user.client ?? '—'],
         [messages.users.detailRole, user.role.name],
-        [messages.users.detailCreatedAt, formatDate(user.createdAt)],
-        [messages.users.detailUpdatedAt, formatDate(user.updatedAt)],
+        [messages.users.detailCreatedAt, formatDateTime(user.createdAt)],
+        [messages.users.detailUpdatedAt, formatDateTime(user.updatedAt)],
         [messages.users.detailInvite, inviteStatusLabel(user.inviteStatus)],
       ]
     : [];
@@ -49,7 +50,7 @@ export function UserDetailsPanel({ user, canUpdate, onClose, onEdit }: UserDetai
               </Box>
             ))}
           </Box>
-          {canUpdate && (
+          {canEdit && (
             <>
               <Divider />
               <Button variant="contained" startIcon={<EditIcon />} onClick={() => onEdit(user)}>

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, storageKeys, type User } from '@portal/shared';
-import { makeUser, renderAt } from '../test-utils';
+import { entry, makeUser, renderAt } from '../test-utils';
 import { InviteUserPage } from './invite-user-page';
 
 const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
@@ -10,6 +10,10 @@ vi.mock('../../../lib/api-client', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../../lib/api-client')>()),
   api: apiMock,
 }));
+
+/** A tenant admin, holding User Management, unless a test signs in someone narrower. */
+const auth = vi.hoisted(() => ({ user: null as User | null }));
+vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
 
 const ADMIN_ROLE = {
   id: 'aaaaaaaa-0000-4000-8000-000000000002',
@@ -22,6 +26,12 @@ const editing = makeUser({
   email: 'edit.me@acme.test',
   mobileNo: '9000000000',
   client: 'Old Co',
+  role: {
+    id: 'role-admin',
+    name: 'admin',
+    isSystem: true,
+    permissions: [entry('users', ['READ', 'CREATE', 'UPDATE'])],
+  },
 });
 
 function serve(options: { roles?: unknown[]; user?: User | null } = {}) {
@@ -64,6 +74,14 @@ async function fill(values: Partial<Record<'username' | 'email' | 'mobile' | 'co
 
 beforeEach(() => {
   vi.clearAllMocks();
+  auth.user = makeUser({
+    role: {
+      id: 'role-admin',
+      name: 'admin',
+      isSystem: true,
+      permissions: [entry('users', ['READ', 'CREATE', 'UPDATE'])],
+    },
+  });
   sessionStorage.clear();
   serve();
 });
@@ -165,6 +183,20 @@ describe('Edit User', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/usermanagement'), {
       timeout: 2500,
     });
+  });
+
+  it('refuses, as the server does, a user whose role is wider than the editor’s', async () => {
+    auth.user = makeUser({
+      role: {
+        id: 'role-narrow',
+        name: 'Recruiter',
+        isSystem: false,
+        permissions: [entry('users', ['READ', 'UPDATE'])],
+      },
+    });
+    renderForm(`/dashboard/inviteuser?edit=${editing.id}`);
+    expect(await screen.findByRole('heading', { level: 1, name: messages.http.forbidden })).not.toBeNull();
+    expect(screen.queryByRole('button', { name: messages.users.updateUser })).toBeNull();
   });
 
   it('shows the server’s message when the update fails', async () => {

@@ -11,7 +11,9 @@ import {
   SYSTEM_ROLES,
 } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
+import { Refusal } from '../../../app/route-guard';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
+import { usePermissions } from '../../auth/use-permission';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useAssignableRoles } from '../api/get-assignable-roles';
 import { useUser } from '../api/get-user';
@@ -34,6 +36,7 @@ export function InviteUserPage() {
   const editMode = !!editId;
   const listPath = `${prefix}/usermanagement`;
 
+  const { mayManage } = usePermissions();
   const roles = useAssignableRoles();
   const adminRole = roles.data?.find((r) => r.name.toLowerCase() === SYSTEM_ROLES.admin) ?? null;
   const editedUser = useUser(editId);
@@ -115,6 +118,8 @@ export function InviteUserPage() {
   };
 
   const busy = formState.isSubmitting || updateUser.isPending || saved;
+  // The server refuses to edit a user whose role is wider than the editor's; so does the page.
+  if (editedUser.data && !mayManage(editedUser.data.role.permissions)) return <Refusal />;
   return (
     <Box>
       <PageHeader
@@ -156,11 +161,11 @@ export function InviteUserPage() {
                 {...register('mobileNo')}
               />
               <TextField label={messages.users.companyLabel} autoComplete="off" {...register('client')} />
-              <Stack direction="row" spacing={1.5} sx={{ justifyContent: 'flex-end' }}>
-                <Button onClick={() => navigate(listPath)} disabled={busy}>
+              <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end' }}>
+                <Button size="large" onClick={() => navigate(listPath)} disabled={busy}>
                   {messages.users.cancel}
                 </Button>
-                <Button type="submit" variant="contained" disabled={busy}>
+                <Button type="submit" variant="contained" size="large" disabled={busy}>
                   {editMode ? messages.users.updateUser : messages.users.continueToSubscription}
                 </Button>
               </Stack>

@@ -116,12 +116,4 @@ describe('Register User', () => {
     expect(await screen.findByText(messages.users.roleRequired)).not.toBeNull();
     expect(apiMock.post).not.toHaveBeenCalled();
   });
-
-  it('is refused to a user without User Management CREATE', async () => {
-    auth.user = makeUser({
-      role: { id: 'r', name: 'Reader', isSystem: false, permissions: [entry('users', ['READ'])] },
-    });
-    renderRegister();
-    expect(await screen.findByText(messages.http.forbidden)).not.toBeNull();
-  });
 });

@@ -1,15 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Alert,
-  Autocomplete,
-  Box,
-  Button,
-  InputAdornment,
-  MenuItem,
-  Paper,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Autocomplete, Box, Button, InputAdornment, MenuItem, Paper, Stack, TextField } from '@mui/material';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
@@ -18,7 +8,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useAuth } from '../../auth/auth-context';
-import { useCan } from '../../auth/use-permission';
+import { usePermissions } from '../../auth/use-permission';
 import { useAssignableRoles } from '../api/get-assignable-roles';
 import { useOrganizations } from '../api/get-organizations';
 import { useRegisterUser } from '../api/register-user';
@@ -37,13 +27,12 @@ interface RegisterFormValues extends InviteFormValues {
 export function RegisterPage() {
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
-  const can = useCan();
+  const { holder, mayManage, mayOpen } = usePermissions();
   const { user } = useAuth();
-  const isSuperAdmin = user?.role.name === SYSTEM_ROLES.superAdmin;
-  const canCreate = can('users', 'CREATE');
+  const isSuperAdmin = holder.isSuperAdmin;
   const [orgInput, setOrgInput] = useState('');
   const [orgSearch, setOrgSearch] = useState('');
-  const organizations = useOrganizations(orgSearch || undefined, { enabled: canCreate && isSuperAdmin });
+  const organizations = useOrganizations(orgSearch || undefined, { enabled: isSuperAdmin });
   const [selectedOrg, setSelectedOrg] = useState<OrganizationSummary | null>(null);
 
   useEffect(() => {
@@ -63,19 +52,21 @@ export function RegisterPage() {
   const organizationId = useWatch({ control, name: 'organizationId' });
   const roleId = useWatch({ control, name: 'roleId' });
   const roles = useAssignableRoles(isSuperAdmin ? organizationId || undefined : undefined, {
-    enabled: canCreate && !!organizationId,
+    enabled: !!organizationId,
   });
   const registerUser = useRegisterUser();
 
-  // super_admin is a platform role; it is offered only for the platform organization.
+  // super_admin is a platform role, offered only for the platform organization; and nobody is offered
+  // a role wider than their own, which the server refuses.
   const roleOptions = useMemo(
     () =>
       (roles.data ?? []).filter(
         (r) =>
           (r.organizationId === null || r.organizationId === organizationId) &&
-          (r.name !== SYSTEM_ROLES.superAdmin || (isSuperAdmin && !!selectedOrg?.isPlatform)),
+          (r.name !== SYSTEM_ROLES.superAdmin || (isSuperAdmin && !!selectedOrg?.isPlatform)) &&
+          mayManage(r.permissions),
       ),
-    [roles.data, organizationId, isSuperAdmin, selectedOrg],
+    [roles.data, organizationId, isSuperAdmin, selectedOrg, mayManage],
   );
 
   // The company name follows the chosen organization until the user types their own.
@@ -113,21 +104,12 @@ export function RegisterPage() {
     }
   };
 
-  if (!canCreate) {
-    return (
-      <Box>
-        <PageHeader title={messages.users.registerTitle} />
-        <Alert severity="error">{messages.http.forbidden}</Alert>
-      </Box>
-    );
-  }
-
   return (
     <Box>
       <PageHeader
         title={messages.users.registerTitle}
         subtitle={messages.users.registerSubtitle}
-        backTo={`${prefix}/usermanagement`}
+        backTo={mayOpen('usermanagement') ? `${prefix}/usermanagement` : undefined}
         backLabel={messages.users.backToUserManagement}
       />
       <Paper variant="outlined" sx={{ p: 3, maxWidth: 640 }}>
@@ -203,11 +185,15 @@ export function RegisterPage() {
               {...register('mobileNo')}
             />
             <TextField label={messages.users.companyLabel} autoComplete="off" {...register('client')} />
-            <Stack direction="row" spacing={1.5} sx={{ justifyContent: 'flex-end' }}>
-              <Button onClick={() => navigate(`${prefix}/usermanagement`)} disabled={registerUser.isPending}>
+            <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end' }}>
+              <Button
+                size="large"
+                onClick={() => navigate(`${prefix}/usermanagement`)}
+                disabled={registerUser.isPending}
+              >
                 {messages.users.cancel}
               </Button>
-              <Button type="submit" variant="contained" disabled={registerUser.isPending}>
+              <Button type="submit" variant="contained" size="large" disabled={registerUser.isPending}>
                 {messages.users.sendInvitation}
               </Button>
             </Stack>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Paper, Tab, TableCell, TableRow, Tabs, Typography } from '@mui/material';
+import { Box, Button, Paper, Tab, Tabs, Typography } from '@mui/material';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { useNavigate } from 'react-router';
@@ -14,14 +14,15 @@ import {
   type User,
 } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, type DataColumn } from '../../../components/data-table';
 import { ListToolbar, PageSizeSelect, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
+import { ShortId } from '../../../components/short-id';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePagedSearch } from '../../../lib/use-paged-search';
 import { useAuth } from '../../auth/auth-context';
-import { useCan } from '../../auth/use-permission';
+import { usePermissions } from '../../auth/use-permission';
 import { useExportUsers } from '../api/export-users';
 import { useUsers } from '../api/get-users';
 import { useResendInvite } from '../api/resend-invite';
@@ -30,31 +31,48 @@ import { UserActionsMenu } from '../components/user-actions-menu';
 import { UserDetailsPanel } from '../components/user-details-panel';
 import { UserStatus } from '../components/user-status';
 
-const COLUMNS = [
-  { label: messages.users.idColumn },
-  { label: messages.users.nameColumn },
-  { label: messages.users.productsColumn },
-  { label: messages.users.emailColumn },
-  { label: messages.users.roleColumn },
-  { label: messages.users.statusColumn },
-  { label: messages.users.actionColumn },
+const COLUMNS: DataColumn<User>[] = [
+  { label: messages.users.idColumn, render: (u) => <ShortId id={u.id} /> },
+  {
+    label: messages.users.nameColumn,
+    card: 'title',
+    render: (u) => (
+      <>
+        <Typography variant="body2" sx={{ fontWeight: 'inherit' }}>
+          {u.username}
+        </Typography>
+        {u.fullName && (
+          <Typography variant="caption" color="text.secondary">
+            {u.fullName}
+          </Typography>
+        )}
+      </>
+    ),
+  },
+  // Always the one product: not worth a line on a phone.
+  { label: messages.users.productsColumn, card: 'none', render: () => INTERVIEW_BOT_PRODUCT_NAME },
+  {
+    label: messages.users.emailColumn,
+    card: 'subtitle',
+    render: (u) => u.email,
+    cellSx: { overflowWrap: 'anywhere' },
+  },
+  { label: messages.users.roleColumn, render: (u) => u.role.name },
+  { label: messages.users.statusColumn, render: (u) => <UserStatus user={u} /> },
 ];
 
 /** Admin Users ({prefix}/usermanagement): the users whose role is admin, paged by the server. */
 export function UsersListPage() {
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
-  const can = useCan();
+  const { can, mayManage, mayOpen } = usePermissions();
   const { user: me } = useAuth();
   const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const [viewed, setViewed] = useState<User | null>(null);
   const [toToggle, setToToggle] = useState<User | null>(null);
-  const canRead = can('users', 'READ');
-  const canUpdate = can('users', 'UPDATE');
-  const users = useUsers(
-    { page: page + 1, pageSize, search: search || undefined, role: SYSTEM_ROLES.admin },
-    { enabled: canRead },
-  );
+  const canManage = (u: User) => can('users', 'UPDATE') && mayManage(u.role.permissions);
+  const canEdit = (u: User) => canManage(u) && mayOpen('inviteuser', { search: `?edit=${u.id}` });
+  const users = useUsers({ page: page + 1, pageSize, search: search || undefined, role: SYSTEM_ROLES.admin });
   const setActive = useSetUserActive();
   const resend = useResendInvite();
   const exportUsers = useExportUsers();
@@ -102,20 +120,11 @@ export function UsersListPage() {
   const tabs = (
     <Tabs value="subuser" sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
       <Tab value="subuser" label={messages.users.subuserTab} />
-      {can('roles', 'READ') && (
+      {mayOpen('userroles') && (
         <Tab value="roles" label={messages.users.rolesTab} onClick={() => navigate(`${prefix}/userroles`)} />
       )}
     </Tabs>
   );
-
-  if (!canRead) {
-    return (
-      <Box>
-        <PageHeader title={messages.users.title} />
-        <Alert severity="error">{messages.http.forbidden}</Alert>
-      </Box>
-    );
-  }
 
   return (
     <Box>
@@ -133,7 +142,7 @@ export function UsersListPage() {
                 {messages.common.exportToExcel}
               </Button>
             )}
-            {can('users', 'CREATE') && (
+            {mayOpen('inviteuser') && (
               <Button
                 variant="contained"
                 startIcon={<PersonAddIcon />}
@@ -160,48 +169,32 @@ export function UsersListPage() {
           label={messages.users.title}
           columns={COLUMNS}
           rows={users.data?.users ?? []}
+          rowKey={(u) => u.id}
           loading={users.isPending}
           error={users.isError ? extractErrorMessage(users.error, messages.fallback.fetchUsers) : undefined}
           emptyText={messages.users.empty}
           // The page size is chosen in the controls above (SPEC.md §2).
           pagination={{ count: users.data?.meta.total ?? 0, page, pageSize, onPageChange: setPage }}
-          renderRow={(u) => (
-            <TableRow key={u.id} hover>
-              <TableCell sx={{ fontFamily: 'monospace' }} title={u.id}>
-                #{u.id.slice(0, 8)}
-              </TableCell>
-              <TableCell>
-                <Typography variant="body2">{u.username}</Typography>
-                {u.fullName && (
-                  <Typography variant="caption" color="text.secondary">
-                    {u.fullName}
-                  </Typography>
-                )}
-              </TableCell>
-              <TableCell>{INTERVIEW_BOT_PRODUCT_NAME}</TableCell>
-              <TableCell>{u.email}</TableCell>
-              <TableCell>{u.role.name}</TableCell>
-              <TableCell>
-                <UserStatus user={u} />
-              </TableCell>
-              <TableCell>
-                <UserActionsMenu
-                  user={u}
-                  canUpdate={canUpdate}
-                  isSelf={u.id === me?.id}
-                  onEdit={editUser}
-                  onView={setViewed}
-                  onToggleActive={setToToggle}
-                  onResendInvite={resendInvite}
-                />
-              </TableCell>
-            </TableRow>
-          )}
+          actions={{
+            label: messages.users.actionColumn,
+            render: (u) => (
+              <UserActionsMenu
+                user={u}
+                canManage={canManage(u)}
+                canEdit={canEdit(u)}
+                isSelf={u.id === me?.id}
+                onEdit={editUser}
+                onView={setViewed}
+                onToggleActive={setToToggle}
+                onResendInvite={resendInvite}
+              />
+            ),
+          }}
         />
       </Paper>
       <UserDetailsPanel
         user={viewed}
-        canUpdate={canUpdate}
+        canEdit={viewed !== null && canEdit(viewed)}
         onClose={() => setViewed(null)}
         onEdit={editUser}
       />

@@ -1,0 +1,30 @@
+// The embedded database's own thread: PGlite (PostgreSQL in WebAssembly) served over a Unix socket
+// with @electric-sql/pglite-socket, so the API speaks to it through the pg driver as to PostgreSQL,
+// and the database's work never runs on the thread that answers requests (docs/decisions/010).
+// Plain JavaScript: a worker thread is started by Node, outside the TypeScript loader of its parent.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/** @type {{ dataDir: string | undefined, socketPath: string }} */
+const { dataDir, socketPath } = workerData;
+
+// pg_trgm backs the substring search indexes (migration 0001), as on PostgreSQL.
+const db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+// One client connection: PGlite is one session, and the API's pool keeps one connection to it.
+const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
+await server.start();
+parentPort.postMessage({ type: 'ready' });
+
+parentPort.on('message', async (message) => {
+  if (message?.type !== 'close') return;
+  try {
+    await server.stop();
+    // Closing writes everything to the data folder, so a restart finds every committed change.
+    await db.close();
+    parentPort.postMessage({ type: 'closed' });
+  } catch (error) {
+    parentPort.postMessage({ type: 'closed', error: String(error) });
+  }
+});

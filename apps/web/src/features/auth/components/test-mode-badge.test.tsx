@@ -1,0 +1,89 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { ComponentType } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { portalConfigQuery, type PortalConfig } from '../api/get-config';
+import { ForgotPasswordPage } from '../routes/forgot-password-page';
+import { LoginPage } from '../routes/login-page';
+import { ResetPasswordPage } from '../routes/reset-password-page';
+import { TEST_MODE_EXPLANATION, TEST_MODE_LABEL, TestModeBadge } from './test-mode-badge';
+
+const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
+vi.mock('../../../lib/api-client', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
+  api: apiMock,
+}));
+vi.mock('../auth-context', () => ({ useAuth: () => ({ login: vi.fn() }) }));
+
+function config(paymentProvider: PortalConfig['paymentProvider']): PortalConfig {
+  return {
+    productUrl: 'https://product.example.test',
+    chatbotUrl: 'https://bot.example.test',
+    paymentProvider,
+    razorpayKeyId: paymentProvider === 'razorpay' ? 'rzp_live_x' : null,
+  };
+}
+
+function serveConfig(paymentProvider: PortalConfig['paymentProvider']) {
+  apiMock.get.mockImplementation(async (path: string) => {
+    if (path === '/config') return { success: true, data: config(paymentProvider) };
+    throw new Error(`unexpected ${path}`);
+  });
+}
+
+function renderAt(Page: ComponentType, path: string, queryClient = new QueryClient()) {
+  const router = createMemoryRouter([{ path: '*', Component: Page }], { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return queryClient;
+}
+
+beforeEach(() => vi.clearAllMocks());
+
+describe('the test-mode marker on the signed-out screens', () => {
+  it.each([
+    ['sign-in', LoginPage, '/auth/login'],
+    ['forgot password', ForgotPasswordPage, '/auth/forgot-password'],
+    ['reset password', ResetPasswordPage, '/auth/reset-password?token=t0ken'],
+  ])('shows on %s when payments go through the sandbox, with its explanation', async (_, Page, path) => {
+    serveConfig('sandbox');
+    renderAt(Page, path);
+
+    const marker = await screen.findByText(TEST_MODE_LABEL);
+    expect(marker.textContent).toBe('Test mode');
+    expect(marker.getAttribute('title')).toBe(TEST_MODE_EXPLANATION);
+    const described = document.getElementById(marker.getAttribute('aria-describedby')!);
+    expect(described?.textContent).toBe(TEST_MODE_EXPLANATION);
+    // Inside the page's landmark, so a screen reader's landmark navigation does not skip it.
+    expect(marker.closest('main')).not.toBeNull();
+  });
+
+  it('does not show when payments go through Razorpay', async () => {
+    serveConfig('razorpay');
+    const queryClient = renderAt(LoginPage, '/auth/login');
+
+    await waitFor(() => expect(queryClient.getQueryData(portalConfigQuery.queryKey)).toBeDefined());
+    expect(screen.getByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(screen.queryByText(TEST_MODE_LABEL)).toBeNull();
+  });
+
+  it('reads the config once, however many markers are on screen', async () => {
+    serveConfig('sandbox');
+    renderAt(
+      () => (
+        <main>
+          <TestModeBadge />
+          <TestModeBadge />
+        </main>
+      ),
+      '/',
+    );
+
+    expect(await screen.findAllByText(TEST_MODE_LABEL)).toHaveLength(2);
+    expect(apiMock.get).toHaveBeenCalledOnce();
+  });
+});
