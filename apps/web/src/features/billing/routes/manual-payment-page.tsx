@@ -259,7 +259,10 @@ function SummaryTable({ rows, label }: { rows: [string, string][]; label: string
             <TableCell component="th" scope="row" sx={{ color: 'text.secondary' }}>
               {name}
             </TableCell>
-            <TableCell align="right">{value}</TableCell>
+            {/* `anywhere` lets a long email break inside the cell on a phone instead of widening the page. */}
+            <TableCell align="right" sx={{ overflowWrap: 'anywhere' }}>
+              {value}
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, viewOnlyTitle, type User } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
+import { setViewportWidth } from '../../../test/viewport';
 import { entry, renderAt, superAdmin, testFeatures, testRole } from '../test-utils';
 import { RolePermissionsPage } from './role-permissions-page';
 
@@ -90,6 +91,19 @@ describe('view-only role permissions', () => {
     const dashboard = rowOf('Dashboard');
     expect(within(dashboard).getByText(messages.roles.notAvailable)).toBeInTheDocument();
     expect(within(dashboard).queryByRole('checkbox', { name: 'Dashboard Cancel/Delete' })).toBeNull();
+  });
+
+  it('lists each module with its marks one under another on a phone, with no table', async () => {
+    setViewportWidth(375);
+    renderAtPath(`/dashboard/userpermissions/${role.id}`);
+    await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') });
+    expect(screen.queryByRole('table')).toBeNull();
+    const users = screen.getByText('User Management').closest('li')!;
+    expect(within(users).getByRole('checkbox', { name: 'User Management View' })).toBeChecked();
+    expect(within(users).getByRole('checkbox', { name: 'User Management Cancel/Delete' })).not.toBeChecked();
+    expect(within(users).getByText('Cancel/Delete')).toBeInTheDocument();
+    const dashboard = screen.getByText('Dashboard').closest('li')!;
+    expect(within(dashboard).getByText(messages.roles.notAvailable)).toBeInTheDocument();
   });
 
   it('takes the role id from navigation state too', async () => {

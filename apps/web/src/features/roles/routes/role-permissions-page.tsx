@@ -12,6 +12,8 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from '@mui/material';
 import { useLocation, useParams } from 'react-router';
 import { messages, normalizeFeature, viewOnlyTitle } from '@portal/shared';
@@ -33,6 +35,8 @@ export function RolePermissionsPage() {
   const role = useRole(roleId);
   const features = useFeatures();
   const backTo = `${prefix}/userroles`;
+  // Below `sm` each module is a block with its three marks one under another: four columns do not fit.
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
 
   let content;
   if (!roleId || role.isError) {
@@ -56,55 +60,7 @@ export function RolePermissionsPage() {
           {messages.roles.commonPermission}
         </Typography>
         <PermissionMarkLegend />
-        <TableContainer>
-          <Table size="small" aria-label={messages.roles.commonPermission}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{messages.roles.moduleColumn}</TableCell>
-                {COLUMNS.map((c) => (
-                  <TableCell key={c} align="center">
-                    {c}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((row) => (
-                <TableRow key={row.featureId}>
-                  <TableCell>
-                    <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                      {row.name}
-                    </Typography>
-                    <Typography variant="caption" color="text.secondary">
-                      {row.description}
-                    </Typography>
-                  </TableCell>
-                  <TableCell align="center" padding="checkbox">
-                    <PermissionMark allowed={row.view} label={`${row.name} ${messages.roles.view}`} />
-                  </TableCell>
-                  <TableCell align="center" padding="checkbox">
-                    <PermissionMark
-                      allowed={row.createEdit}
-                      label={`${row.name} ${messages.roles.createEdit}`}
-                    />
-                  </TableCell>
-                  <TableCell align="center">
-                    {row.deleteDisabledSpecial ? (
-                      <Typography variant="caption" color="text.secondary">
-                        {messages.roles.notAvailable}
-                      </Typography>
-                    ) : (
-                      <PermissionMark
-                        allowed={row.delete}
-                        label={`${row.name} ${messages.roles.cancelDelete}`}
-                      />
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        {phone ? <PermissionBlocks rows={rows} /> : <PermissionTable rows={rows} />}
         <Stack direction="row" sx={{ justifyContent: 'flex-end', mt: 3 }}>
           <Button variant="contained" disabled>
             {messages.roles.save}
@@ -123,5 +79,105 @@ export function RolePermissionsPage() {
       />
       {content}
     </Box>
+  );
+}
+
+type Row = ReturnType<typeof viewOnlyPermissions>[number];
+
+function deleteMark(row: Row) {
+  return row.deleteDisabledSpecial ? (
+    <Typography variant="caption" color="text.secondary">
+      {messages.roles.notAvailable}
+    </Typography>
+  ) : (
+    <PermissionMark allowed={row.delete} label={`${row.name} ${messages.roles.cancelDelete}`} />
+  );
+}
+
+function PermissionTable({ rows }: { rows: Row[] }) {
+  return (
+    <TableContainer>
+      <Table size="small" aria-label={messages.roles.commonPermission}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{messages.roles.moduleColumn}</TableCell>
+            {COLUMNS.map((c) => (
+              <TableCell key={c} align="center">
+                {c}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.featureId}>
+              <TableCell>
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  {row.name}
+                </Typography>
+                <Typography variant="caption" color="text.secondary">
+                  {row.description}
+                </Typography>
+              </TableCell>
+              <TableCell align="center" padding="checkbox">
+                <PermissionMark allowed={row.view} label={`${row.name} ${messages.roles.view}`} />
+              </TableCell>
+              <TableCell align="center" padding="checkbox">
+                <PermissionMark allowed={row.createEdit} label={`${row.name} ${messages.roles.createEdit}`} />
+              </TableCell>
+              <TableCell align="center">{deleteMark(row)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/** The phone layout: one block per module, its marks listed under its name. */
+function PermissionBlocks({ rows }: { rows: Row[] }) {
+  return (
+    <Stack component="ul" aria-label={messages.roles.commonPermission} sx={{ p: 0, m: 0 }}>
+      {rows.map((row) => (
+        <Box
+          component="li"
+          key={row.featureId}
+          sx={{
+            listStyle: 'none',
+            py: 1.5,
+            '&:not(:last-of-type)': { borderBottom: 1, borderColor: 'divider' },
+          }}
+        >
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {row.name}
+          </Typography>
+          <Typography variant="caption" color="text.secondary">
+            {row.description}
+          </Typography>
+          {(
+            [
+              [
+                messages.roles.view,
+                <PermissionMark key="v" allowed={row.view} label={`${row.name} ${messages.roles.view}`} />,
+              ],
+              [
+                messages.roles.createEdit,
+                <PermissionMark
+                  key="c"
+                  allowed={row.createEdit}
+                  label={`${row.name} ${messages.roles.createEdit}`}
+                />,
+              ],
+              [messages.roles.cancelDelete, deleteMark(row)],
+            ] as const
+          ).map(([label, mark]) => (
+            <Stack key={label} direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+              <Typography variant="body2">{label}</Typography>
+              {mark}
+            </Stack>
+          ))}
+        </Box>
+      ))}
+    </Stack>
   );
 }
