@@ -1,11 +1,14 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import argon2 from '@node-rs/argon2';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { CSRF_COOKIE, MAX_UPLOAD_BYTES } from '@portal/shared';
 import { buildApp, defaultConfig } from '../apps/api/src/app.js';
 import { openDatabase, type Database } from '../apps/api/src/db/client.js';
 import { roles, sessions, users } from '../apps/api/src/db/schema/index.js';
@@ -30,6 +33,15 @@ export interface Figure {
   pass: boolean;
   detail: string;
 }
+
+/** What one database's run gives: its figures, and what the figure across the two databases needs. */
+export interface ApiRun {
+  figures: Figure[];
+  /** The list's p99 (ms) while four attachments upload, and its detail. */
+  uploads: { p99: number; detail: string };
+}
+
+const execFileAsync = promisify(execFile);
 
 async function openBenchDatabase(kind: 'pglite' | 'postgres', postgresUrl: string) {
   if (kind === 'pglite') {
@@ -124,6 +136,44 @@ function argon2Verifies(hash: string, password: string, concurrency: number): Me
   };
 }
 
+/** A file of just under 5 MB that the portal takes as a PDF (it reads the content, not the name). */
+function writeAttachment(): { path: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'portal-bench-upload-'));
+  const path = join(dir, 'attachment.pdf');
+  writeFileSync(path, Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(MAX_UPLOAD_BYTES - 1024)]));
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Raises tickets with `file` attached one after another until `until`, with curl in its own process
+ * (as wrk drives the other requests), and returns how many were stored.
+ */
+async function uploadUntil(base: string, cookie: string, file: string, until: number): Promise<number> {
+  const csrf = new RegExp(`(?:^|; )${CSRF_COOKIE}=([^;]*)`).exec(cookie)?.[1] ?? '';
+  let stored = 0;
+  while (Date.now() < until) {
+    const { stdout } = await execFileAsync('curl', [
+      '--silent',
+      '--output',
+      '/dev/null',
+      '--write-out',
+      '%{http_code}',
+      '--header',
+      `cookie: ${cookie}`,
+      '--header',
+      `x-csrf-token: ${decodeURIComponent(csrf)}`,
+      '--form',
+      'message=Bench upload',
+      '--form',
+      `file=@${file};type=application/pdf`,
+      `${base}/api/auth/support/tickets`,
+    ]);
+    if (!stdout.startsWith('2')) throw new Error(`a bench upload answered ${stdout}`);
+    stored++;
+  }
+  return stored;
+}
+
 /**
  * A portal on a database of its own: seeded, with 1,000 organizations and 1,000 admin users, listening
  * on loopback, with the naive endpoint beside it and the platform administrator signed in.
@@ -180,7 +230,7 @@ export async function benchApi(
   kind: 'pglite' | 'postgres',
   postgresUrl: string,
   log: (line: string) => void,
-): Promise<Figure[]> {
+): Promise<ApiRun> {
   const figures: Figure[] = [];
   const closing: (() => Promise<void>)[] = [];
   try {
@@ -297,6 +347,23 @@ export async function benchApi(
       detail: `${hooks.median('hooked', 'rps').toFixed(0)} vs ${hooks.median('bare', 'rps').toFixed(0)} req/s, ${hooks.spread('hooked', 'bare', 'rps')}`,
     });
 
+    log(`[${kind}] list p99 while four 5 MB attachments upload`);
+    const attachment = writeAttachment();
+    closing.push(async () => attachment.remove());
+    const uploadsStored: number[] = [];
+    const uploading: Measure = async (seconds) => {
+      const until = Date.now() + seconds * 1000;
+      const [listed, ...stored] = await Promise.all([
+        load(list, seconds, 5),
+        ...Array.from({ length: 4 }, () => uploadUntil(base, list.headers.cookie, attachment.path, until)),
+      ]);
+      uploadsStored.push(stored.reduce((sum, n) => sum + n, 0) / seconds);
+      return listed;
+    };
+    const quietList: Measure = (seconds) => load(list, seconds, 5);
+    const uploads = await compare({ uploading, quietList }, { seconds: 4, rounds: 5, warmup: 1 });
+    const uploadsDetail = `${ms(uploads.median('uploading', 'p99'))} ms (quiet ${ms(uploads.median('quietList', 'p99'))} ms), ${median(uploadsStored.slice(1)).toFixed(1)} uploads/s`;
+
     log(`[${kind}] growing to 100,000 users`);
     await growUsers(database.db, { from: 10_001, to: 100_000, roleId: adminRoleId, passwordHash: userHash });
     log(`[${kind}] a second portal at 1,000 users, measured in turn with the first`);
@@ -318,12 +385,12 @@ export async function benchApi(
         detail: `${ms(growth.median(name, 'p50'))} vs ${ms(growth.median(`${name}1k`, 'p50'))} ms, ${growth.spread(name, `${name}1k`, 'p50')}`,
       });
     }
-    const errors = [at10k.list, at10k.search, logins, flood, hooks, growth].reduce(
+    const errors = [at10k.list, at10k.search, logins, flood, hooks, uploads, growth].reduce(
       (sum, c) => sum + c.errors,
       0,
     );
     if (errors > 0) log(`[${kind}] WARNING: ${errors} failed requests during the runs`);
-    return figures;
+    return { figures, uploads: { p99: uploads.median('uploading', 'p99'), detail: uploadsDetail } };
   } finally {
     for (const close of closing.reverse()) await close();
   }

@@ -1,6 +1,6 @@
 // The embedded database's own thread: PGlite (PostgreSQL in WebAssembly) served over a Unix socket
 // with @electric-sql/pglite-socket, so the API speaks to it through the pg driver as to PostgreSQL,
-// and the database's work never runs on the thread that answers requests (docs/decisions/010).
+// and the database's work never runs on the thread that answers requests (docs/decisions/017).
 // Plain JavaScript: a worker thread is started by Node, outside the TypeScript loader of its parent.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';

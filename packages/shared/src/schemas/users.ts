@@ -98,6 +98,17 @@ export const createUserBodySchema = z.object({
   password: z.string().max(200).optional(),
 });
 export type CreateUserBody = z.input<typeof createUserBodySchema>;
+
+/**
+ * The invite, edit and register forms' contact fields, in the order they are checked (email,
+ * username, mobile, company): the web app reports the first broken one as a toast.
+ */
+export const userContactFieldsSchema = createUserBodySchema.pick({
+  email: true,
+  username: true,
+  mobileNo: true,
+  client: true,
+});
 export type CreateUserInput = z.output<typeof createUserBodySchema>;
 
 /**

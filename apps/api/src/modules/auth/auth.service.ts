@@ -57,7 +57,7 @@ async function issueSession(
  * Wrong password, unknown account, locked, inactive or not yet activated: one answer, and always one
  * hash verification and the same statements, so neither the body nor the timing tells them apart.
  * The lock counts failures per account AND address: a stranger's failures lock out the stranger,
- * not the owner elsewhere (docs/decisions/010-sign-in-lock.md).
+ * not the owner elsewhere (docs/decisions/010-sign-in-lock-per-address.md).
  */
 export async function login(app: FastifyInstance, identifier: string, password: string, client: ClientInfo) {
   const { loginPerAddress, windowMs, lockoutThreshold, lockoutMs } = app.config.limits;

@@ -22,7 +22,7 @@ export interface SignInAttempt {
 /**
  * The rate-limit key of failed sign-ins to one account (a user id, or the identifier when it names
  * none) from one address. Keyed by address, so a stranger's failures lock out only the stranger
- * (docs/decisions/010-sign-in-lock.md).
+ * (docs/decisions/010-sign-in-lock-per-address.md).
  */
 const FAILURE_KEY_PREFIX = 'signin-lock:';
 function failureKey(subject: string, address: string): string {

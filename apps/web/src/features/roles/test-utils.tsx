@@ -1,9 +1,4 @@
-import type { ReactElement } from 'react';
-import { render } from '@testing-library/react';
 import { expect } from 'vitest';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { SnackbarProvider } from 'notistack';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import {
   FEATURES,
   SCOPES,
@@ -71,29 +66,6 @@ export const roleManager = testUser('Role Manager', [
   entry('users', ['READ']),
   entry('support', ['READ', 'EXPORT']),
 ]);
-
-/** Renders `element` at `path` inside the app's providers, with other paths as plain markers. */
-export function renderAt(
-  element: ReactElement,
-  options: { route: string; path: string; state?: unknown; others?: string[] },
-) {
-  const router = createMemoryRouter(
-    [
-      { path: options.route, element },
-      ...(options.others ?? []).map((p) => ({ path: p, element: <p>page {p}</p> })),
-    ],
-    { initialEntries: [{ pathname: options.path, state: options.state }] },
-  );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <SnackbarProvider maxSnack={3}>
-        <RouterProvider router={router} />
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-  return { ...view, router };
-}
 
 /*
  * The few DOM matchers these tests use (the project has no jest-dom). Each reports what it saw.

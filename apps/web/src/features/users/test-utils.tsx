@@ -1,8 +1,3 @@
-import type { ReactElement } from 'react';
-import { render } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { SnackbarProvider } from 'notistack';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { FEATURES, type PermissionEntry, type Scope, type User } from '@portal/shared';
 
 export function entry(featureKey: keyof typeof FEATURES, scopes: Scope[]): PermissionEntry {
@@ -42,23 +37,3 @@ export const superAdmin = makeUser({
   username: 'root',
   role: { id: 'r-super', name: 'super_admin', isSystem: true, permissions: [] },
 });
-
-/** Renders `element` at `path` with the app's providers; `others` are marker pages that show their path. */
-export function renderAt(element: ReactElement, options: { route: string; path: string; others?: string[] }) {
-  const router = createMemoryRouter(
-    [
-      { path: options.route, element },
-      ...(options.others ?? []).map((p) => ({ path: p, element: <p>page {p}</p> })),
-    ],
-    { initialEntries: [options.path] },
-  );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <SnackbarProvider maxSnack={3}>
-        <RouterProvider router={router} />
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-  return { ...view, router };
-}

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FEATURES, messages, storageKeys, type PermissionEntry, type User } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
-import { ORG_ID, renderAt } from '../test-utils';
+import { ORG_ID } from '../test-utils';
+import { renderAt } from '../../../test/render-at';
 import { BillingPage } from './billing-page';
 
 const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { computeAmounts, IDEMPOTENCY_HEADER, messages, storageKeys } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
-import { ORG_ID, pendingUser, renderAt } from '../test-utils';
+import { ORG_ID, pendingUser } from '../test-utils';
+import { renderAt } from '../../../test/render-at';
 import { ManualPaymentPage } from './manual-payment-page';
 
 const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FEATURES, messages, type User } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
-import { renderAt, roleManager, superAdmin, testFeatures, testRole } from '../test-utils';
+import { roleManager, superAdmin, testFeatures, testRole } from '../test-utils';
+import { renderAt } from '../../../test/render-at';
 import { RoleEditorPage } from './role-editor-page';
 
 const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));

@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, viewOnlyTitle, type User } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
 import { setViewportWidth } from '../../../test/viewport';
-import { entry, renderAt, superAdmin, testFeatures, testRole } from '../test-utils';
+import { entry, superAdmin, testFeatures, testRole } from '../test-utils';
+import { renderAt } from '../../../test/render-at';
 import { RolePermissionsPage } from './role-permissions-page';
 
 const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FEATURES, messages, roleInUse, type Role, type User } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
-import { entry, renderAt, roleManager, superAdmin, testRole, testUser } from '../test-utils';
+import { entry, roleManager, superAdmin, testRole, testUser } from '../test-utils';
+import { renderAt } from '../../../test/render-at';
 import { RolesListPage } from './roles-list-page';
 
 const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));

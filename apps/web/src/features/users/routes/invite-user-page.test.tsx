@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, storageKeys, type User } from '@portal/shared';
-import { entry, makeUser, renderAt } from '../test-utils';
+import { entry, makeUser } from '../test-utils';
+import { renderAt } from '../../../test/render-at';
 import { InviteUserPage } from './invite-user-page';
 
 const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Alert, Box, Button, CircularProgress, InputAdornment, Paper, Stack, TextField } from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
@@ -9,6 +10,8 @@ import {
   REDIRECT_AFTER_SAVE_MS,
   REQUIRED_ROLE_TOAST_MS,
   SYSTEM_ROLES,
+  userContactFieldsSchema,
+  type CreateUserBody,
 } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { Refusal } from '../../../app/route-guard';
@@ -18,10 +21,12 @@ import { extractErrorMessage } from '../../../lib/error-message';
 import { useAssignableRoles } from '../api/get-assignable-roles';
 import { useUser } from '../api/get-user';
 import { useUpdateUser } from '../api/update-user';
-import { firstInviteError, type InviteFormValues } from '../utils/invite-validation';
+import { toastFirstError } from '../../../lib/toast-first-error';
 import { savePendingUserData } from '../utils/pending-user';
 
-const EMPTY: InviteFormValues = { username: '', email: '', mobileNo: '', client: '' };
+type ContactFields = Pick<CreateUserBody, 'email' | 'username' | 'mobileNo' | 'client'>;
+const EMPTY: ContactFields = { username: '', email: '', mobileNo: '', client: '' };
+const FIELD_ORDER = Object.keys(userContactFieldsSchema.shape) as (keyof ContactFields)[];
 
 /**
  * Invite ({prefix}/inviteuser, alias {base}/usermanagement/invite) and edit (?edit={userId}).
@@ -41,7 +46,10 @@ export function InviteUserPage() {
   const adminRole = roles.data?.find((r) => r.name.toLowerCase() === SYSTEM_ROLES.admin) ?? null;
   const editedUser = useUser(editId);
   const updateUser = useUpdateUser();
-  const { register, handleSubmit, reset, formState } = useForm<InviteFormValues>({ defaultValues: EMPTY });
+  const { register, handleSubmit, reset, formState } = useForm({
+    resolver: zodResolver(userContactFieldsSchema),
+    defaultValues: EMPTY,
+  });
   const saved = updateUser.isSuccess;
 
   // SPEC.md §2: after a successful edit, back to the list after 1.5 s.
@@ -76,22 +84,17 @@ export function InviteUserPage() {
     }
   }, [editedUser.isError, editedUser.error]);
 
-  const submit = async (values: InviteFormValues) => {
-    const problem = firstInviteError(values, {
-      adminRoleId: adminRole?.id ?? null,
-      editMode,
-      userLoaded: !!editedUser.data,
-    });
+  // Checked once the fields are valid, in this order, each failure a toast.
+  const submit = async (data: ContactFields) => {
+    const problem = !adminRole
+      ? messages.users.adminRoleIdMissing
+      : editMode && !editedUser.data
+        ? messages.users.userNotLoaded
+        : null;
     if (problem) {
       enqueueSnackbar(problem, { variant: 'error' });
       return;
     }
-    const data = {
-      username: values.username.trim(),
-      email: values.email.trim().toLowerCase(),
-      mobileNo: values.mobileNo.trim(),
-      client: values.client.trim(),
-    };
     if (!editMode) {
       const organizationId = crypto.randomUUID();
       savePendingUserData({
@@ -134,7 +137,7 @@ export function InviteUserPage() {
             <CircularProgress aria-label={messages.common.loading} />
           </Box>
         ) : (
-          <Box component="form" noValidate onSubmit={handleSubmit(submit)}>
+          <Box component="form" noValidate onSubmit={handleSubmit(submit, toastFirstError(FIELD_ORDER))}>
             {editMode && editedUser.isError && (
               <Alert severity="error" sx={{ mb: 2 }}>
                 {messages.users.userNotLoaded}

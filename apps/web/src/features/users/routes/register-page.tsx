@@ -1,9 +1,17 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Autocomplete, Box, Button, InputAdornment, MenuItem, Paper, Stack, TextField } from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
 import { useNavigate } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { COUNTRY_CODE, messages, SYSTEM_ROLES, type OrganizationSummary } from '@portal/shared';
+import {
+  COUNTRY_CODE,
+  messages,
+  SYSTEM_ROLES,
+  userContactFieldsSchema,
+  type OrganizationSummary,
+} from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { extractErrorMessage } from '../../../lib/error-message';
@@ -12,13 +20,17 @@ import { usePermissions } from '../../auth/use-permission';
 import { useAssignableRoles } from '../api/get-assignable-roles';
 import { useOrganizations } from '../api/get-organizations';
 import { useRegisterUser } from '../api/register-user';
-import { firstInviteError, type InviteFormValues } from '../utils/invite-validation';
+import { toastFirstError } from '../../../lib/toast-first-error';
 import { SEARCH_DEBOUNCE_MS } from '../../../lib/use-paged-search';
 
-interface RegisterFormValues extends InviteFormValues {
-  organizationId: string;
-  roleId: string;
-}
+/** Checked in this order, the first broken rule a toast: organization, the contact fields, role. */
+const registerFormSchema = z.object({
+  organizationId: z.string().min(1, messages.users.organizationRequired),
+  ...userContactFieldsSchema.shape,
+  roleId: z.string().min(1, messages.users.roleRequired),
+});
+type RegisterFormValues = z.input<typeof registerFormSchema>;
+const FIELD_ORDER = Object.keys(registerFormSchema.shape) as (keyof RegisterFormValues)[];
 
 /**
  * Register ({prefix}/register): a member of an existing organization with any role it can see,
@@ -39,7 +51,8 @@ export function RegisterPage() {
     const timer = setTimeout(() => setOrgSearch(orgInput.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [orgInput]);
-  const { register, handleSubmit, control, setValue, reset, formState } = useForm<RegisterFormValues>({
+  const { register, handleSubmit, control, setValue, reset, formState } = useForm({
+    resolver: zodResolver(registerFormSchema),
     defaultValues: {
       username: '',
       email: '',
@@ -74,29 +87,9 @@ export function RegisterPage() {
     if (selectedOrg && !formState.dirtyFields.client) setValue('client', selectedOrg.name);
   }, [selectedOrg, formState.dirtyFields.client, setValue]);
 
-  const submit = async (values: RegisterFormValues) => {
-    if (!values.organizationId) {
-      enqueueSnackbar(messages.users.organizationRequired, { variant: 'error' });
-      return;
-    }
-    const problem = firstInviteError(values, { adminRoleId: 'n/a', editMode: false, userLoaded: false });
-    if (problem) {
-      enqueueSnackbar(problem, { variant: 'error' });
-      return;
-    }
-    if (!values.roleId) {
-      enqueueSnackbar(messages.users.roleRequired, { variant: 'error' });
-      return;
-    }
+  const submit = async (values: z.output<typeof registerFormSchema>) => {
     try {
-      const created = await registerUser.mutateAsync({
-        username: values.username.trim(),
-        email: values.email.trim(),
-        mobileNo: values.mobileNo.trim(),
-        client: values.client.trim(),
-        organizationId: values.organizationId,
-        roleId: values.roleId,
-      });
+      const created = await registerUser.mutateAsync(values);
       enqueueSnackbar(`${messages.users.inviteSent}: ${created.email}`, { variant: 'success' });
       reset({ ...values, username: '', email: '', mobileNo: '', roleId: '' });
     } catch (error) {
@@ -113,7 +106,7 @@ export function RegisterPage() {
         backLabel={messages.users.backToUserManagement}
       />
       <Paper variant="outlined" sx={{ p: 3, maxWidth: 640 }}>
-        <Box component="form" noValidate onSubmit={handleSubmit(submit)}>
+        <Box component="form" noValidate onSubmit={handleSubmit(submit, toastFirstError(FIELD_ORDER))}>
           <Stack spacing={2.5}>
             {isSuperAdmin ? (
               <Autocomplete

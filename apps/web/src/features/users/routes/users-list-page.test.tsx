@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { INTERVIEW_BOT_PRODUCT_NAME, messages, type User } from '@portal/shared';
-import { entry, makeUser, renderAt, superAdmin } from '../test-utils';
+import { entry, makeUser, superAdmin } from '../test-utils';
+import { renderAt } from '../../../test/render-at';
 import { UsersListPage } from './users-list-page';
 
 const apiMock = vi.hoisted(() => ({
