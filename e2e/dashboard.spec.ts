@@ -11,7 +11,7 @@ import {
 } from '@portal/shared';
 import { apiAs, expect, latestMailTo, linkIn, login, test, type ApiClient } from './fixtures';
 
-/** Home dashboard, activity feed, notifications bell and positions (DECISIONS.md "Support, activity..."). */
+/** Home dashboard, activity feed, notifications bell and positions. */
 
 /** What a stat card shows: its label, then the value formatted as the home page formats it. */
 function cardText(card: StatCard): string {

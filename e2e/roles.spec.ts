@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { apiAs, expect, latestMailTo, linkIn, login, test } from './fixtures';
 
-/** Roles and permissions (SPEC.md §2 Roles list, Add/Edit Role, view-only permission screen). */
+/** Roles and permissions: the roles list, Add/Edit Role and the view-only permission screen. */
 
 interface RoleDto {
   id: string;

@@ -4,7 +4,7 @@ import { BASE_URL } from './env';
 import { apiAs, expect, latestMailTo, linkIn, login, test, type ApiClient } from './fixtures';
 
 /**
- * Admin Users (SPEC.md §2): invite up to the subscription screen, edit, deactivate and activate
+ * Admin Users: invite up to the subscription screen, edit, deactivate and activate
  * (sign-in refused, then allowed), search and paging over 30 users, and an invitation accepted
  * through the emailed link, after which the new admin signs in and sees only their organization.
  */

@@ -6,7 +6,7 @@ import { expect, latestMailTo, linkIn, login, SUPER_ADMIN, test } from './fixtur
 import { pagesByAddress, planScenario, setUpScenario } from './scenario';
 
 /**
- * Walkthrough (issue 7 part 4): every screen of SPEC.md and the extra pages, as super_admin, as a
+ * Walkthrough (issue 7 part 4): every screen of the portal, as super_admin, as a
  * tenant admin and as a member whose custom role holds a few scopes. Each screen gets a full-page
  * screenshot in e2e/screenshots/<role>/<screen>.png (git-ignored) and an axe-core scan that must
  * find no violation of WCAG 2.1 A/AA or of axe's best practices, at any impact level. This is the

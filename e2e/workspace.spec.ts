@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { apiAs, expect, latestMailTo, linkIn, login, test } from './fixtures';
 
-/** Workspace flows: profile and company details, change password, support tickets (SPEC.md §2). */
+/** Workspace flows: profile and company details, change password, support tickets. */
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',

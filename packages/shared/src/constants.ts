@@ -1,4 +1,4 @@
-/** Business constants of SPEC.md §9 and the timings the web app uses. */
+/** The product's business constants (docs/product.md) and the timings the web app uses. */
 export const API_BASE_PATH = '/api';
 export const API_TIMEOUT_MS = 10_000;
 export const CACHE_LIFETIME_MS = 300_000;
@@ -59,7 +59,7 @@ export const PASSWORD_RESET_VALID_HOURS = 1;
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 export const SUBSCRIPTION_EXPIRY_WARNING_DAYS = 7;
 
-/** Browser storage keys of SPEC.md §3. */
+/** Browser storage keys (docs/product.md, "Sign-in and passwords"). */
 export const storageKeys = {
   userId: 'ID',
   role: 'Role',

@@ -1,5 +1,5 @@
 /**
- * Every user-visible text that SPEC.md names, written once. Both apps import from here;
+ * Every user-visible text the product names, written once. Both apps import from here;
  * `../shared/tools/spec-coverage` checks that each text appears in the source.
  */
 export const messages = {
@@ -21,7 +21,7 @@ export const messages = {
     failed: 'Login failed',
     noResponse: 'No response from server. Please try again.',
     otherError: 'An error occurred while logging in. Please try again.',
-    /** Same answer for wrong password, unknown account and locked account (DECISIONS.md). */
+    /** Same answer for wrong password, unknown account and locked account: it reveals no account. */
     invalidCredentials: 'Invalid email or password',
     tooManyAttempts: 'Too many sign-in attempts. Please wait a few minutes and try again.',
     sessionExpired: 'Your session has expired. Please sign in again.',
@@ -309,7 +309,7 @@ export const messages = {
     titlePrefix: 'Setting up subscription for ',
     createUserAndSubscription: 'Create User & Subscription',
     manualPayment: 'Manual Payment',
-    /** The manual payment screen's title (SPEC.md §2 "Manual Payment Processing"). */
+    /** The manual payment screen's title. */
     manualPaymentTitle: 'Manual Payment Processing',
     missingData: 'Missing user data or organization ID. Please go back and try again.',
     loadUserError: 'Error loading user data. Please go back and try again.',

@@ -11,7 +11,7 @@ import {
 
 // credits, price (paise), rate (bp), discount % → sub, discount, total, tax, grand (all paise)
 const cases: [number, number, number, number, number, number, number, number, number][] = [
-  // SPEC.md defaults: 18% GST on whole-rupee prices.
+  // The defaults: 18% GST on whole-rupee prices.
   [100, 10_000, 1800, 0, 1_000_000, 0, 1_000_000, 180_000, 1_180_000],
   [1, 100, 1800, 0, 100, 0, 100, 0, 100], // ₹0.18 GST rounds down to ₹0
   [3, 100, 1800, 0, 300, 0, 300, 100, 400], // ₹0.54 GST rounds up to ₹1
@@ -95,7 +95,7 @@ describe('conversions at the edge', () => {
     expect(percentToBasisPoints(12.345)).toBe(1235);
   });
 
-  it('parses GST input per SPEC.md §5: 0 to 100, step 0.01, invalid becomes 0', () => {
+  it('parses GST input: 0 to 100, step 0.01, invalid becomes 0', () => {
     expect(parseGstPercent('18')).toBe(18);
     expect(parseGstPercent('18.255')).toBe(18.26);
     expect(parseGstPercent('100')).toBe(100);

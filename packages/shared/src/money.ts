@@ -1,10 +1,10 @@
 /**
- * Subscription amounts in integer paise (SPEC.md §9, DECISIONS.md). One function, used by the
+ * Subscription amounts in integer paise. One function, used by the
  * subscription form and recomputed by the server, which rejects a payload whose figures differ.
  *
- * Meaning of the figures (SPEC.md §3 names them, §9 gives the formulas):
+ * Meaning of the figures (docs/product.md, "Subscriptions and payments"):
  * - subTotal       = credits × price per credit, rounded to whole rupees;
- * - discountAmount = subTotal × discount %, rounded to whole rupees (0 today: SPEC.md §9);
+ * - discountAmount = subTotal × discount %, rounded to whole rupees (0 today: no discount is offered);
  * - totalAmount    = subTotal − discountAmount (the taxable value);
  * - taxAmount      = totalAmount × GST rate, rounded to whole rupees;
  * - grandTotal     = totalAmount + taxAmount: what the customer pays. `taxInclusive: true` means
@@ -98,7 +98,7 @@ export function basisPointsToPercent(bp: number): number {
   return bp / 100;
 }
 
-/** GST input: 0 to 100 with step 0.01; anything else becomes 0 (SPEC.md §5). */
+/** GST input: 0 to 100 with step 0.01; anything else becomes 0. */
 export function parseGstPercent(raw: string | number): number {
   const value = typeof raw === 'number' ? raw : Number.parseFloat(raw);
   if (!Number.isFinite(value) || value < 0 || value > 100) return 0;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from './constants.js';
 import { messages } from './messages.js';
 
-/** Special characters allowed by DECISIONS.md, backtick and tilde included. */
+/** The special characters a strong password needs one of, backtick and tilde included. */
 export const PASSWORD_SPECIALS = '!@#$%^&*(),.?":{}|<>_-+=[]\\/;\'`~';
 
 export interface PasswordRule {

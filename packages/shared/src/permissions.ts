@@ -2,7 +2,7 @@
 export const SCOPES = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT', 'IMPORT'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Legacy role shape: a numeric bitmask in `permissions` (SPEC.md §3). */
+/** Legacy role shape: a numeric bitmask in `permissions`, still read when loading a role. */
 export const SCOPE_BITS: Record<Scope, number> = {
   READ: 1,
   CREATE: 2,
@@ -12,7 +12,7 @@ export const SCOPE_BITS: Record<Scope, number> = {
   IMPORT: 32,
 };
 
-/** UI labels of SPEC.md §3 mapped to server scopes. */
+/** The UI's scope labels mapped to server scopes. */
 export const SCOPE_LABELS = {
   view: 'READ',
   create: 'CREATE',
@@ -83,7 +83,7 @@ export function isScope(value: unknown): value is Scope {
   return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);
 }
 
-/** Keeps known scopes in canonical order; unknown strings are ignored (SPEC.md §3). */
+/** Keeps known scopes in canonical order; unknown strings are ignored. */
 export function normalizeScopes(values: readonly unknown[]): Scope[] {
   const wanted = new Set(values.map((v) => (typeof v === 'string' ? v.toUpperCase() : v)));
   return SCOPES.filter((s) => wanted.has(s));

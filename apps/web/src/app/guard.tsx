@@ -13,7 +13,7 @@ const DashboardLayout = lazy(() =>
   import('./shell/dashboard-layout').then((m) => ({ default: m.DashboardLayout })),
 );
 
-/** SPEC.md §2: signed-out users go to /auth/login; a loading screen while auth loads or refreshes. */
+/** Signed-out users go to /auth/login; a loading screen shows while auth loads or refreshes. */
 export function ProtectedLayout() {
   const { isAuthenticated, loading, refreshing, unreachable } = useAuth();
   const location = useLocation();

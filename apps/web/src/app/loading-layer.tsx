@@ -26,7 +26,7 @@ interface LoadingLayer {
 
 const LoadingLayerContext = createContext<LoadingLayer | null>(null);
 
-/** SPEC.md §3/§4: three independent flags, all false at start, set by the pages that use them. */
+/** Three independent flags, all false at start, set by the pages that use them. */
 export function LoadingLayerProvider({ children }: { children: ReactNode }) {
   const [contentLoading, setContentLoading] = useState(false);
   const [progressBar, setProgressBar] = useState(false);
@@ -95,7 +95,7 @@ export function FullScreenLoading({ inShell = false }: { inShell?: boolean }) {
   );
 }
 
-/** The loading view, which turns into the not-found message after 30 s (SPEC.md §2). */
+/** The loading view, which turns into the not-found message after 30 s. */
 function LoaderTimeoutView() {
   const [expired, setExpired] = useState(false);
   useEffect(() => {

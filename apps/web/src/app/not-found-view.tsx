@@ -3,7 +3,7 @@ import { Link as RouterLink } from 'react-router';
 import { messages } from '@portal/shared';
 import { TestModeBadge } from '../features/auth/components/test-mode-badge';
 
-/** SPEC.md §2: shown after 30 s of loading. Loaded lazily: it is rarely needed at start. */
+/** Shown after 30 s of loading. Loaded lazily: it is rarely needed at start. */
 export function NotFoundView() {
   return (
     <>

@@ -5,7 +5,7 @@ import { ProtectedLayout, PublicOnlyLayout } from './guard';
 import { RouteErrorView } from './route-error-view';
 
 /**
- * The child pages of /dashboard and of /logindashboard (SPEC.md §2). Each feature adds its own
+ * The child pages of /dashboard and of /logindashboard. Each feature adds its own
  * lines; route code is loaded lazily. What each page needs is in lib/page-access.ts, attached as
  * `handle.access`: the guard (app/route-guard.tsx) shows a page only to users who meet it, so pages
  * do not check again.

@@ -1,6 +1,6 @@
 import { createTheme } from '@mui/material/styles';
 
-/** SPEC.md §3 palette names: primary, text, background, border, success, error, disabled. */
+/** The palette's names: primary, text, background, border, success, error, disabled. */
 export const palette = {
   primary: '#1f4fd1',
   text: '#1b2430',

@@ -40,7 +40,7 @@ function renderToaster() {
 
 const containerOf = (text: string) => screen.getByText(text).closest('.notistack-SnackbarContainer')!;
 
-describe('where toasts appear (SPEC.md §9: top-right, at most 3, auto-hide)', () => {
+describe('where toasts appear (top-right, at most 3, auto-hide)', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });

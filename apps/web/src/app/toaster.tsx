@@ -27,10 +27,10 @@ const BELOW_TOP_BAR_PX = 64 + 8;
  * Where toasts appear. Pages raise them through lib/snackbar.ts, which needs no context, so this can
  * load after the first screen (AppProviders) and keep notistack out of the initial script.
  *
- * SPEC.md §9's top-right, but under the top bar: at notistack's own offset a toast covered the bell
- * and the user menu for its 4 s after every action. On a phone a toast spans the width, so at the top
- * it would cover the page's title and first controls: there it rises from the bottom. At most 3 show
- * at once and each hides by itself (SPEC.md §9).
+ * Top right, but under the top bar: at notistack's own offset a toast covered the bell and the user
+ * menu for its 4 s after every action. On a phone a toast spans the width, so at the top it would
+ * cover the page's title and first controls: there it rises from the bottom. At most 3 show at once
+ * and each hides by itself (docs/product.md, "Where toasts appear").
  */
 export function Toaster() {
   useEffect(showEarlySnackbars, []);

@@ -2,7 +2,7 @@ import { useLocation } from 'react-router';
 
 export type RoutePrefix = '/dashboard' | '/logindashboard';
 
-/** SPEC.md §2: /logindashboard is used instead of /dashboard when the path does not contain /dashboard. */
+/** /logindashboard is used instead of /dashboard when the path does not contain /dashboard. */
 export function routePrefixOf(pathname: string): RoutePrefix {
   return pathname.includes('/dashboard') ? '/dashboard' : '/logindashboard';
 }

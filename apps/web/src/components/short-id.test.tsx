@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { plainId, ShortId, shortenId, shortIdLabels } from './short-id';
 
 const uuid = '3f2b8c1d-5e6a-4b7c-8d9e-0f1a2b3c4d5e';
-/** Like SPEC.md's role ids (the roles list passes formatRoleId): temp-ab12 reads #TEMPAB12. */
+/** Like the role ids (the roles list passes formatRoleId): temp-ab12 reads #TEMPAB12. */
 const formatTemp = (id: string) => `#TEMP${id.slice('temp-'.length).toUpperCase()}`;
 
 describe('shortenId', () => {

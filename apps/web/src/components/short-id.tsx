@@ -8,7 +8,7 @@ export const shortIdLabels = { copy: 'Copy ID', copied: 'Copied' } as const;
 /** How long the copy button says it copied. */
 const COPIED_MS = 1500;
 
-/** The default look of an id: '#' in front (SPEC.md §2's '#Id' column). */
+/** The default look of an id: '#' in front (the '#Id' column of Admin Users). */
 export const hashId = (id: string) => `#${id}`;
 /** An id that shows as it is (a ticket's TICKET-…, a payment reference). */
 export const plainId = (id: string) => id;
@@ -21,7 +21,7 @@ export function shortenId(text: string, keep: number): string {
 export interface ShortIdProps {
   /** The whole id as stored: what the list's search matches and what the copy button copies. */
   id: string;
-  /** The whole id as it reads on screen (SPEC.md §2's role ids: formatRoleId). */
+  /** The whole id as it reads on screen (role ids: formatRoleId). */
   format?: (id: string) => string;
   /**
    * Characters of the formatted id that show; a longer one ends in '…'. '#' and 8 hex digits by default;

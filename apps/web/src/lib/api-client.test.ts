@@ -101,7 +101,7 @@ describe('api client', () => {
     expect(refreshCalls).toBe(0);
   });
 
-  it('turns the server error body into the message (SPEC.md §8 order)', async () => {
+  it('turns the server error body into the message (the order extractErrorMessage uses)', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => json(400, { success: false, errors: { name: ['Role name is required'] } })),

@@ -3,7 +3,7 @@ import { extractErrorMessage } from './error-message';
 
 const withBody = (body: unknown) => Object.assign(new Error('raw error'), { body });
 
-describe('extractErrorMessage (SPEC.md §8 order)', () => {
+describe('extractErrorMessage (order of the sources)', () => {
   it.each([
     ['message first', { message: 'Server says no', errors: ['x'] }, 'Server says no'],
     ['then the errors array', { errors: ['a', { message: 'b' }] }, 'a, b'],

@@ -1,6 +1,6 @@
 import { messages } from '@portal/shared';
 
-/** SPEC.md §8: message, then the errors array, then the errors object, then raw JSON, then the error's own text. */
+/** The message, then the errors array, then the errors object, then raw JSON, then the error's own text. */
 export function messageFromBody(body: unknown): string | null {
   if (body && typeof body === 'object') {
     const b = body as { message?: unknown; errors?: unknown };

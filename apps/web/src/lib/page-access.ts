@@ -20,7 +20,7 @@ const needs = (...grants: (readonly [FeatureKey, Scope])[]): Requirement => ({ a
 
 /**
  * The onboarding screens (invite, subscription, manual payment) start a new tenant, and end on the
- * Admin Users list (SPEC.md §4), so they need that list too.
+ * Admin Users list, so they need that list too.
  */
 const onboarding = needs(...REQUIREMENTS.onboardOrganization.all, ['users', 'READ']);
 
@@ -49,7 +49,7 @@ export const PAGE_ACCESS: Record<string, PageAccess> = {
   activity: { requires: needs(['dashboard', 'READ']) },
   positions: { requires: needs(['positions', 'READ']) },
   userroles: { requires: needs(['roles', 'READ']) },
-  // Either way the editor ends on the roles list (SPEC.md §2).
+  // Either way the editor ends on the roles list.
   addrole: {
     requires: ({ state }) =>
       (state as { isEditing?: boolean } | null)?.isEditing

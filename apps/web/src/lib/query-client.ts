@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { CACHE_LIFETIME_MS, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS } from '@portal/shared';
 import { ApiError } from './api-client';
 
-/** SPEC.md §9: 5-minute cache; retry backoff 1 s doubling up to 30 s. Client errors are not retried. */
+/** 5-minute cache; retry backoff 1 s doubling up to 30 s. Client errors are not retried. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

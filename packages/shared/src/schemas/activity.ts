@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listQuerySchema } from './common.js';
 
-/** The four kinds of SPEC.md's recent-activity feed. */
+/** The four kinds of entry in the recent-activity feed. */
 export const ACTIVITY_TYPES = ['created', 'updated', 'deleted', 'other'] as const;
 export const activityTypeSchema = z.enum(ACTIVITY_TYPES);
 export type ActivityType = z.infer<typeof activityTypeSchema>;

@@ -4,7 +4,7 @@ import { strongPasswordSchema } from '../password.js';
 
 const identifierField = z.string().trim().min(1).max(254);
 
-/** Email or username (DECISIONS.md "Sign-in"); `email` and `username` are accepted as aliases. */
+/** Email or username; `email` and `username` are accepted as aliases. */
 export const loginBodySchema = z
   .object({
     identifier: identifierField.optional(),

@@ -19,15 +19,15 @@ import {
 import { createUserBodySchema } from './users.js';
 
 /**
- * Subscriptions, payments, online orders, the credit ledger and API keys (SPEC.md §3, §7;
- * DECISIONS.md "Subscriptions and payments"). Money is integer paise (`*Paise`), tax rates are
+ * Subscriptions, payments, online orders, the credit ledger and API keys (docs/product.md,
+ * "Subscriptions and payments"). Money is integer paise (`*Paise`), tax rates are
  * basis points (`taxRateBp`, 18% = 1800); see money.ts for what each amount means.
  */
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'CANCELLED', 'EXPIRED'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /**
- * Payment record status. A manual payment is recorded as CREATED (SPEC.md §4: an administrator's
+ * Payment record status. A manual payment is recorded as CREATED (an administrator's
  * record of money received, not checked by a provider); an online payment whose signature was
  * verified is CAPTURED.
  */
@@ -61,7 +61,7 @@ export const demoTrialsSchema = z
 /**
  * What a subscription sells, with the amounts the client computed (`computeAmounts`). The server
  * recomputes and answers 400 `messages.subscription.amountsMismatch` when a figure differs.
- * Position credits, billing cycle and tax-inclusive are fixed by SPEC.md §9.
+ * Position credits (none), billing cycle (monthly) and tax-inclusive (true) are fixed.
  */
 export const subscriptionTermsSchema = z.object({
   subscribedProducts: z
@@ -85,14 +85,14 @@ export const subscriptionTermsSchema = z.object({
   discountCode: z.string().trim().max(40).default(''),
   subTotalPaise: paise,
   totalAmountPaise: paise,
-  /** Optional in the payload (SPEC.md §3 does not list it); checked when sent. */
+  /** Optional in the payload (clients may leave it out); checked when sent. */
   taxAmountPaise: paise.optional(),
   grandTotalAmountPaise: paise,
   demoTrials: demoTrialsSchema.default(0),
 });
 export type SubscriptionTerms = z.input<typeof subscriptionTermsSchema>;
 
-/** POST /api/auth/subscriptions (SPEC.md §3 "Subscription payload"). validFrom/validUntil are set by the server. */
+/** POST /api/auth/subscriptions. validFrom/validUntil are set by the server. */
 export const createSubscriptionBodySchema = subscriptionTermsSchema.extend({
   organizationId: z.uuid(),
   paymentId: z.uuid().nullable().default(null),
@@ -138,7 +138,7 @@ export const subscriptionSchema = z.object({
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
-/** POST /api/auth/payments (SPEC.md §3 "Payment record", defaults of §4). Provider ids are set only by verify. */
+/** POST /api/auth/payments, with a manual payment's defaults. Provider ids are set only by verify. */
 export const createPaymentBodySchema = z.object({
   organizationId: z.uuid(),
   subscriptionId: z.uuid().nullable().default(null),
@@ -189,7 +189,7 @@ export const billingListQuerySchema = z.object({
 });
 export type BillingListQuery = z.input<typeof billingListQuerySchema>;
 
-/** The manual payment form (SPEC.md §3 "Manual payment input", §5). */
+/** The manual payment form: a transaction id is required. */
 export const manualPaymentInputSchema = z.object({
   transactionId: z
     .string({ error: messages.payment.transactionIdRequired })

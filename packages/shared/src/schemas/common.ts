@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.js';
 
-/** Success and error envelopes (STYLE.md §5, DECISIONS.md). */
+/** Success and error envelopes (docs/product.md, "Messages"). */
 export interface ApiSuccess<T> {
   success: true;
   data: T;

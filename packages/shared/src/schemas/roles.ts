@@ -5,12 +5,12 @@ import { normalizeScopes, scopesFromBitmask, type Scope } from '../permissions.j
 import { listQuerySchema } from './common.js';
 import { permissionEntrySchema } from './users.js';
 
-/** Letters, digits, spaces, underscore, dot and hyphen (SPEC.md §5). */
+/** Letters, digits, spaces, underscore, dot and hyphen. */
 export const ROLE_NAME_PATTERN = /^[A-Za-z0-9 _.-]+$/;
 export const ROLE_NAME_MAX_LENGTH = 100;
 
 /**
- * Role name rule of SPEC.md §5, checked in this order: trimmed, required, at least 3 characters,
+ * The role name rule, checked in this order: trimmed, required, at least 3 characters,
  * allowed characters. The first issue is the one a form or the API shows.
  */
 export const roleNameSchema = z
@@ -30,7 +30,7 @@ export function roleNameError(value: string): string | null {
 /**
  * One permission entry as a client sends it: the list shape (`permissionScopes`), or the legacy
  * shape with a numeric bitmask in `permissions` (READ=1 … IMPORT=32). The feature is named by id
- * or by name. Unknown scope strings are ignored (SPEC.md §3).
+ * or by name. Unknown scope strings are ignored.
  */
 export const permissionInputSchema = z
   .object({
@@ -54,7 +54,7 @@ export function scopesOfInput(entry: Pick<PermissionInput, 'permissionScopes' | 
 }
 
 /**
- * Role payload of SPEC.md §7 (`code`, `name`, `permissions`, `isSystem`). `code` always equals the
+ * Role payload (`code`, `name`, `permissions`, `isSystem`). `code` always equals the
  * name and `isSystem` is always false for roles made through the API, so both are accepted and
  * ignored. `organizationId` lets the super administrator create a role for a tenant.
  */
@@ -103,7 +103,7 @@ export const featureSchema = z.object({
 });
 export type Feature = z.infer<typeof featureSchema>;
 
-/** Feature defaults of SPEC.md §3: name 'Unknown Feature', description '{name} functionality'. */
+/** Feature defaults: name 'Unknown Feature', description '{name} functionality'. */
 export function normalizeFeature(raw: { id: unknown; name?: unknown; description?: unknown }): Feature {
   const name =
     typeof raw.name === 'string' && raw.name.trim() !== '' ? raw.name : messages.roles.unknownFeature;
@@ -114,7 +114,7 @@ export function normalizeFeature(raw: { id: unknown; name?: unknown; description
   return { id: String(raw.id), name, description };
 }
 
-/** UI labels of the six scopes (SPEC.md §3: view, create, update, delete, export, import). */
+/** UI labels of the six scopes (view, create, update, delete, export, import). */
 export const roleScopeLabels: Record<Scope, string> = {
   READ: messages.roles.view,
   CREATE: messages.roles.create,

@@ -3,7 +3,7 @@ import { TICKET_PAGE_SIZES } from '../constants.js';
 import { messages } from '../messages.js';
 
 /**
- * Support tickets (SPEC.md §2 "Support", §3, DECISIONS.md "Support"): persisted per organization.
+ * Support tickets (docs/product.md, "Support tickets"): persisted per organization.
  * 'Submit Feedback' raises a ticket of type feedback, 'Request a Call Back' one of type callback.
  */
 export const TICKET_TYPES = ['feedback', 'callback'] as const;
@@ -12,7 +12,7 @@ export const TICKET_STATUSES = ['Active', 'Inactive'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export const TICKET_MESSAGE_MAX = 5000;
 
-/** Attachment types (the hint of SPEC.md §2), checked on the server by content, not by name. */
+/** Attachment types (the form's hint), checked on the server by content, not by name. */
 export const ATTACHMENT_MIME_TYPES = [
   'application/pdf',
   'application/msword',
@@ -21,7 +21,7 @@ export const ATTACHMENT_MIME_TYPES = [
   'image/jpeg',
 ] as const;
 export const ATTACHMENT_ACCEPT = '.pdf,.docx,.doc,.png,.jpg,.jpeg';
-/** A ticket without attachment shows this type (SPEC.md §3). */
+/** A ticket without attachment shows this type. */
 export const TICKET_TEXT_TYPE = 'text';
 
 /** What a ticket asks for, as the list, the ticket view and the export name it. */
@@ -78,7 +78,7 @@ export const ticketExportQuerySchema = z.object({
   status: z.enum(TICKET_STATUSES).optional(),
 });
 
-/** A ticket as the API answers it. `name` and `type` are SPEC.md §3's columns. */
+/** A ticket as the API answers it. `name` and `type` are columns of the tickets list. */
 export const ticketSchema = z.object({
   id: z.string(),
   /** `TICKET-` plus a timestamp. */

@@ -4,7 +4,7 @@ import { messages } from '../messages.js';
 import { SCOPES } from '../permissions.js';
 import { listQuerySchema } from './common.js';
 
-/** Field rules of SPEC.md §5 with their messages, used by forms and by the server. */
+/** Field rules with their messages, used by forms and by the server. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const USERNAME_PATTERN = new RegExp(`^[A-Za-z0-9._-]{${USERNAME_MIN},${USERNAME_MAX}}$`);
 export const MOBILE_PATTERN = new RegExp(`^\\d{${MOBILE_DIGITS}}$`);
@@ -79,9 +79,10 @@ function requiredId(required: string, invalid: string) {
 }
 
 /**
- * POST /api/auth/users/as/admin and POST /api/auth/auth-session/register (SPEC.md §7). Keys are in the
- * order of SPEC.md §5, so the first failing rule is the message the server answers with. A `password`
- * sent by an old client is accepted and ignored: users set their own through the invite link.
+ * POST /api/auth/users/as/admin and POST /api/auth/auth-session/register. Keys are in the order the
+ * invite form checks them (docs/product.md, "Users and invitations"), so the first failing rule is
+ * the message the server answers with. A `password` sent by an old client is accepted and ignored:
+ * users set their own through the invite link.
  */
 export const createUserBodySchema = z.object({
   email: emailSchema,
@@ -157,7 +158,7 @@ export const userExportQuerySchema = userFilterSchema.extend({
 export type UserExportQuery = z.infer<typeof userExportQuerySchema>;
 
 /**
- * What the invite screen keeps in session storage under `pendingUserData` (SPEC.md §3) for the
+ * What the invite screen keeps in session storage under `pendingUserData` for the
  * subscription screen. No password: the invited user sets one through the emailed link.
  */
 export const pendingUserDataSchema = z.object({

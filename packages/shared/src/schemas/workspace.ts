@@ -4,8 +4,8 @@ import { isStrongPassword } from '../password.js';
 import { EMAIL_PATTERN, MOBILE_PATTERN, USERNAME_PATTERN } from './users.js';
 
 /**
- * Profile and company details (SPEC.md §2 "My Profile", §5 "Profile"). One set of field rules with
- * their messages, used by the profile screen's forms and by the server.
+ * Profile and company details (docs/product.md, "Profile and company details"). One set of field
+ * rules with their messages, used by the profile screen's forms and by the server.
  */
 
 /** Image types a profile picture may be, checked on the server by content. */
@@ -42,7 +42,7 @@ export const profileUpdateBodySchema = z.object({
 });
 export type ProfileUpdateBody = z.input<typeof profileUpdateBodySchema>;
 
-/** The user-information form: the same rules, with the email required as SPEC.md shows it. */
+/** The user-information form: the same rules, with the email required. */
 export const profileFormSchema = profileUpdateBodySchema.extend({
   email: z.string().trim().min(1, messages.profile.emailRequired),
 });
@@ -128,7 +128,7 @@ export const companyDetailsFieldsSchema = z.object({
 export type CompanyDetailsFormValues = z.input<typeof companyDetailsFieldsSchema>;
 export type CompanyDetailsFields = z.output<typeof companyDetailsFieldsSchema>;
 
-/** POST /api/auth/companies (SPEC.md §7): the fields plus the organization, required first. */
+/** POST /api/auth/companies: the fields plus the organization, required first. */
 export const companyDetailsBodySchema = z
   .object({
     organizationId: z.uuid({
@@ -173,8 +173,9 @@ export interface PasswordChangeValues {
 export type PasswordChangeField = keyof PasswordChangeValues;
 
 /**
- * The change-password rules in SPEC.md §5's order, one message at a time. The server checks the
- * same rules (confirm excepted: it is not sent) after verifying the current password.
+ * The change-password rules in order, one message at a time (docs/product.md, "Sign-in and
+ * passwords"). The server checks the same rules (confirm excepted: it is not sent) after verifying
+ * the current password.
  */
 export function firstPasswordChangeError(
   values: PasswordChangeValues,

@@ -7,7 +7,7 @@ export interface NavItem {
 }
 
 /**
- * Feature pages in the sidebar, below SPEC.md's fixed entries. Each feature adds its own line;
+ * Feature pages in the sidebar, below its fixed entries (sidebar.tsx). Each feature adds its own line;
  * who sees an entry is what its route declares (app/routes.tsx).
  */
 export const featureNavItems: NavItem[] = [

@@ -23,7 +23,7 @@ import { featureNavItems } from './nav-items';
 
 export const SIDEBAR_WIDTH = 248;
 
-/** SPEC.md §2: Product Dashboard toggle, Go to Product, chatbot link, Dashboard (not on /logindashboard), Support. */
+/** Product Dashboard toggle, Go to Product, chatbot link, Dashboard (not on /logindashboard), Support. */
 export function Sidebar({ mobileOpen, onClose }: { mobileOpen: boolean; onClose: () => void }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();

@@ -29,7 +29,7 @@ export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const roleName = user?.role.name;
   const { mayOpen } = usePermissions();
-  // SPEC.md's menu for the role, less any page the user may not open.
+  // The role's menu (user-menu-items.ts), less any page the user may not open.
   const menu = userMenuFor(roleName).filter(
     (item) => item.to === 'logout' || mayOpen(item.to.replace(/^\/dashboard\/?/, '')),
   );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { roleInitials, userMenuFor } from './user-menu-items';
 
 describe('user menu', () => {
-  it('gives super_admin the five entries of SPEC.md, matching the role name case-insensitively', () => {
+  it('gives super_admin its five entries, matching the role name case-insensitively', () => {
     expect(userMenuFor('SUPER_ADMIN').map((i) => i.label)).toEqual([
       'My Profile',
       'Add User',

@@ -12,7 +12,7 @@ const support = { label: messages.shell.support, to: '/dashboard/support' };
 const settings = { label: messages.shell.settings, to: '/dashboard/settings' };
 const logout = { label: messages.shell.logout, to: 'logout' };
 
-/** SPEC.md §2: the menu is filtered by the lower-cased role name; a missing role counts as guest. */
+/** The menu is chosen by the lower-cased role name; a missing role counts as guest, any other as member. */
 const menuByRole: Record<string, UserMenuItem[]> = {
   [SYSTEM_ROLES.superAdmin]: [profile, addUser, support, settings, logout],
   [SYSTEM_ROLES.admin]: [profile, addUser, support, settings, logout],

@@ -37,7 +37,7 @@ function endsSession(error: unknown): boolean {
 }
 
 /**
- * Session state (SPEC.md §4). The user id lives in local storage (`ID`); the user itself is a query,
+ * Session state. The user id lives in local storage (`ID`); the user itself is a query,
  * so a reload re-reads it through the API client, which refreshes the session when needed.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -84,7 +84,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       try {
         const result = await loginRequest(identifier, password);
         const id = result.userId ?? result.user.id;
-        // SPEC.md §4: the role is fetched after sign-in and stored locally.
+        // The user, with their role, is fetched after sign-in and stored locally.
         const user = await getUser(id);
         storeUser(user);
         queryClient.setQueryData(userQueryKey(id), user);
@@ -105,7 +105,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     try {
       await logoutRequest();
     } catch {
-      // Logout always ends the session locally, even when the call fails (SPEC.md §4).
+      // Logout always ends the session locally, even when the call fails.
     }
     endLocally();
   }, [endLocally]);

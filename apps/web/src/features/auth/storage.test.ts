@@ -10,7 +10,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-describe('justLoggedIn (SPEC.md §4: set on sign-in, false after 10 s)', () => {
+describe('justLoggedIn (set on sign-in, false after 10 s)', () => {
   it('turns false 10 s after the sign-in', () => {
     markJustLoggedIn();
     expect(flag()).toBe('true');

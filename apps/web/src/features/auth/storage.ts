@@ -1,7 +1,7 @@
 import { CSRF_LEGACY_COOKIE, JUST_LOGGED_IN_MS, storageKeys, type User } from '@portal/shared';
 import { clearCookie } from '../../lib/cookies';
 
-/** The browser-storage keys of SPEC.md §3, written from the signed-in user. */
+/** The browser-storage keys (docs/product.md, "Sign-in and passwords"), written from the signed-in user. */
 export function storeUser(user: User) {
   localStorage.setItem(storageKeys.userId, user.id);
   localStorage.setItem(storageKeys.role, user.role.name);
@@ -41,7 +41,7 @@ export function clearStoredSession() {
 }
 
 /**
- * `justLoggedIn` is set on sign-in and reads false 10 s later (SPEC.md §4). The sign-in's time is kept
+ * `justLoggedIn` is set on sign-in and reads false 10 s later. The sign-in's time is kept
  * beside it, so after a reload within those 10 s it still turns false on time, not never.
  */
 export function markJustLoggedIn(now = Date.now()): () => void {

@@ -1,6 +1,6 @@
 /**
- * Field labels and small texts of the billing screens that SPEC.md does not name (the texts it names
- * are in packages/shared messages.ts).
+ * Field labels and small texts used only by the billing screens (texts named in docs/product.md are
+ * in packages/shared messages.ts).
  */
 export const labels = {
   credits: 'Credits',

@@ -24,7 +24,7 @@ const colors: Record<ActivityType, 'success' | 'info' | 'error' | 'default'> = {
   other: 'default',
 };
 
-/** SPEC.md's recent-activity item: type, message and date (plus who did it). */
+/** A recent-activity item: type, message and date (plus who did it). */
 export function ActivityFeedList({ items }: { items: ActivityItem[] }) {
   if (items.length === 0) {
     return (

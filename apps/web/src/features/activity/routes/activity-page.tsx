@@ -26,7 +26,7 @@ import { ActivityFeedList } from '../components/activity-feed-list';
 
 const ALL = 'all';
 
-/** {prefix}/activity: the full, paginated activity feed (DECISIONS.md). */
+/** {prefix}/activity: the full, paginated activity feed. */
 export function ActivityPage() {
   const [type, setType] = useState<ActivityType | typeof ALL>(ALL);
   const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();

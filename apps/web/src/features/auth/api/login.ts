@@ -18,8 +18,8 @@ export interface LoginResult {
 }
 
 /**
- * Sign-in reads the user id from the `x-user-id` header (SPEC.md §7), so it uses fetch directly
- * rather than the JSON helper. Errors carry SPEC.md §8's login texts.
+ * Sign-in reads the user id from the `x-user-id` header, so it uses fetch directly rather than the
+ * JSON helper. Errors carry the sign-in page's texts (docs/product.md, "Sign-in and passwords").
  */
 export async function loginRequest(identifier: string, password: string): Promise<LoginResult> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };

@@ -17,7 +17,7 @@ const schema = z.object({
 });
 type Values = z.infer<typeof schema>;
 
-/** SPEC.md §8 login texts: the server message, else 'Login failed'; no response; anything else. */
+/** Sign-in error texts: the server message, else 'Login failed'; no response; anything else. */
 function loginErrorText(error: unknown): string {
   if (error instanceof ApiError)
     return error.status === null ? messages.login.noResponse : error.message || messages.login.failed;

@@ -12,7 +12,7 @@ export function useVerifyPayment() {
   return useMutation({
     mutationFn: verifyPayment,
     onSuccess: (result) => {
-      // SPEC.md §3: the provider's payment id is kept in local storage.
+      // The provider's payment id is kept in local storage.
       localStorage.setItem(storageKeys.paymentId, result.payment.providerPaymentId ?? '');
       return queryClient.invalidateQueries({ queryKey: billingQueryKey });
     },

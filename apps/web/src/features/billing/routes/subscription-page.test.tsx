@@ -51,7 +51,7 @@ describe('subscription configuration', () => {
     expect(readOnly('GST amount').value).toBe('₹2,700.00');
     expect(readOnly('Total').value).toBe('₹17,700.00');
 
-    // Invalid GST input becomes 0 (SPEC.md §5).
+    // Invalid GST input becomes 0.
     await user.clear(field('GST percentage'));
     await user.type(field('GST percentage'), '150');
     await user.tab();

@@ -153,7 +153,7 @@ export function SubscriptionPage() {
           <Grid size={{ xs: 12, sm: 4 }}>
             <TextField
               {...register('gstPercent', {
-                // SPEC.md §5: invalid input becomes 0.
+                // Invalid input becomes 0 when the field is left.
                 onBlur: (e: FocusEvent<HTMLInputElement>) =>
                   setValue('gstPercent', String(parseGstPercent(e.target.value))),
               })}

@@ -9,9 +9,9 @@ import {
 } from '@portal/shared';
 
 /**
- * Session-storage handoff between invite → subscription → manual payment (SPEC.md §3 "Pending user
- * data", §4 "Manual payment flow"). Reads answer 'missing' (nothing stored) or 'invalid' (stored but
- * unreadable) so each screen can show its own SPEC.md §8 message.
+ * Session-storage handoff between invite → subscription → manual payment (docs/product.md,
+ * "Subscriptions and payments"). Reads answer 'missing' (nothing stored) or 'invalid' (stored but
+ * unreadable) so each screen can show its own message for each.
  */
 export type Read<T> = { status: 'ok'; data: T } | { status: 'missing' } | { status: 'invalid' };
 

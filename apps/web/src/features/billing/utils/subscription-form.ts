@@ -13,7 +13,7 @@ import {
 } from '@portal/shared';
 import { labels } from '../labels';
 
-/** The subscription form (SPEC.md §5): inputs kept as typed, checked here, turned into paise on submit. */
+/** The subscription form: inputs kept as typed, checked here, turned into paise on submit. */
 export const subscriptionFormSchema = z.object({
   credits: z
     .string()
@@ -26,7 +26,7 @@ export const subscriptionFormSchema = z.object({
       (v) => /^\d+(\.\d{1,2})?$/.test(v) && Number(v) >= 1 && Number(v) * 100 <= MAX_PRICE_PER_CREDIT_PAISE,
       labels.priceInvalid,
     ),
-  /** 0 to 100, step 0.01; anything else counts as 0 (SPEC.md §5). */
+  /** 0 to 100, step 0.01; anything else counts as 0. */
   gstPercent: z.string(),
   demoTrials: z.string().refine((v) => (DEMO_TRIAL_OPTIONS as readonly number[]).includes(Number(v))),
 });

@@ -7,7 +7,7 @@ export async function getDashboard(): Promise<Dashboard> {
   return body.data;
 }
 
-/** SPEC.md §7: dashboard/fetchData is cacheable (5 minutes); every visit still refreshes it in the background. */
+/** The dashboard is cached for 5 minutes; every visit still refreshes it in the background. */
 export const dashboardQuery = () =>
   queryOptions({
     queryKey: ['dashboard'],

@@ -10,7 +10,7 @@ import { MonthBarChart } from '../components/month-bar-chart';
 import { RecentActivity } from '../components/recent-activity';
 import { StatCards } from '../components/stat-cards';
 
-/** {prefix} index: welcome message, stat cards, a 12-month chart and recent activity (DECISIONS.md). */
+/** {prefix} index: welcome message, stat cards, a 12-month chart and recent activity. */
 export function HomePage() {
   const { user } = useAuth();
   const prefix = useRoutePrefix();

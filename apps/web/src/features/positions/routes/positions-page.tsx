@@ -41,7 +41,7 @@ function fieldErrorsOf(error: unknown): Partial<Record<keyof PositionForm, strin
   return Object.keys(found).length > 0 ? found : undefined;
 }
 
-/** {prefix}/positions: the organization's job positions with create, edit and close (DECISIONS.md). */
+/** {prefix}/positions: the organization's job positions with create, edit and close. */
 export function PositionsPage() {
   const { can, holder } = usePermissions();
   const isSuperAdmin = holder.isSuperAdmin;

@@ -3,7 +3,7 @@ import type { ApiSuccess, CompanyDetails, CompanyDetailsBody } from '@portal/sha
 import { api } from '../../../lib/api-client';
 import { companyQueryKey } from './get-company';
 
-/** POST /auth/companies (SPEC.md §7): creates or replaces the organization's company details. */
+/** POST /auth/companies: creates or replaces the organization's company details. */
 export async function saveCompany(body: CompanyDetailsBody): Promise<CompanyDetails> {
   return (await api.post<ApiSuccess<CompanyDetails>>('/auth/companies', body)).data;
 }

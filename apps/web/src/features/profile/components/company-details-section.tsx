@@ -32,7 +32,7 @@ interface FieldSpec {
   multiline?: boolean;
 }
 
-/** SPEC.md §2 Company Details, in its order; the required ones per SPEC.md §5. */
+/** Company Details, in order, and which are required (docs/product.md, "Profile and company details"). */
 const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Company Name', required: true, autoComplete: 'organization' },
   { name: 'email', label: 'Company Email', required: true, type: 'email', inputMode: 'email' },

@@ -37,7 +37,7 @@ function imageProblem(file: File): string | null {
   return null;
 }
 
-/** Section 'User Information' of My Profile (SPEC.md §2). The email is shown read-only. */
+/** Section 'User Information' of My Profile. The email is shown read-only. */
 export function UserInformationSection({ profile }: { profile: User }) {
   const updateProfile = useUpdateProfile();
   const uploadImage = useUploadProfileImage();

@@ -19,7 +19,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** {prefix}/profile, 'My Profile' (SPEC.md §2): user information and company details. */
+/** {prefix}/profile, 'My Profile': user information and company details. */
 export function ProfilePage() {
   const { user } = useAuth();
   const { can } = usePermissions();

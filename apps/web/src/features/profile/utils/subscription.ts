@@ -1,7 +1,7 @@
 import { storageKeys, type User } from '@portal/shared';
 
 /**
- * SPEC.md §5: profile edits need an active subscription, as `isSubscription` says (the signed-in
+ * Profile edits need an active subscription, as `isSubscription` says (the signed-in
  * user, else local storage). The server refuses them too; this only spares a doomed request.
  */
 export function hasActiveSubscription(user: Pick<User, 'isSubscription'> | null | undefined): boolean {

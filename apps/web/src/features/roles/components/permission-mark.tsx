@@ -8,7 +8,7 @@ const allowedColor = 'success.main';
 const notAllowedColor = 'text.secondary';
 
 /**
- * One permission on the view-only screen: a disabled checkbox, as SPEC.md §2 asks, drawn as a mark
+ * One permission on the view-only screen: a disabled checkbox (nothing changes there), drawn as a mark
  * that reads at a glance (a green check or a grey dash, at full contrast) instead of MUI's pale
  * disabled box, where ticked and unticked looked alike. Screen readers hear the checkbox's state and
  * the words 'Allowed' or 'Not allowed'.

@@ -26,7 +26,7 @@ import {
 import { FeaturesShapeError } from '../utils/role-shape';
 import { useCanGrant } from '../utils/use-can-grant';
 
-/** Navigation state of {base}/addrole (SPEC.md §2). */
+/** Navigation state of {base}/addrole: editing when isEditing, with the role's id. */
 export interface RoleEditorState {
   isEditing?: boolean;
   roleId?: string;
@@ -35,7 +35,7 @@ export interface RoleEditorState {
 const formSchema = z.object({ name: roleNameSchema });
 type FormValues = z.input<typeof formSchema>;
 
-/** SPEC.md §8 role editor toasts for a failed feature load. */
+/** The role editor's toasts for a failed feature load. */
 function featuresErrorText(error: unknown): string {
   if (error instanceof FeaturesShapeError) return messages.roles.noFeaturesInResponse;
   if (error instanceof ApiError) return messages.roles.loadFeaturesFailed;
@@ -121,13 +121,13 @@ function RoleForm({
 
   const { register, handleSubmit, formState, setError, control } = useForm<FormValues>({
     resolver: zodResolver(formSchema),
-    // Validated on blur (SPEC.md §5), then on every change so a fixed name clears its error at once.
+    // Validated on blur, then on every change so a fixed name clears its error at once.
     mode: 'onTouched',
     defaultValues: { name: initialName },
   });
   const name = useWatch({ control, name: 'name' });
 
-  // SPEC.md §2: back to the roles list 1.5 s after a successful save.
+  // Back to the roles list 1.5 s after a successful save.
   useEffect(() => {
     if (!saved) return;
     const timer = setTimeout(() => navigate(listPath), REDIRECT_AFTER_SAVE_MS);

@@ -40,7 +40,7 @@ export function toggleScope(grid: ScopeGrid, featureId: string, scope: Scope, on
   return { ...grid, [featureId]: SCOPES.filter((s) => current.has(s)) };
 }
 
-/** A client-side id for each entry (SPEC.md §3); randomUUID needs a secure context, so fall back. */
+/** A client-side id for each entry; randomUUID needs a secure context, so fall back. */
 export function newEntryId(): string {
   if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -50,7 +50,7 @@ export function newEntryId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The role payload of SPEC.md §7: features without a ticked scope are left out. */
+/** The role payload: features without a ticked scope are left out. */
 export function payloadFromGrid(
   name: string,
   grid: ScopeGrid,
@@ -73,7 +73,7 @@ export function payloadFromGrid(
   };
 }
 
-/** The first broken rule on save, in SPEC.md §5 order: the name rules, then one permission at least. */
+/** The first broken rule on save, in order: the name rules, then one permission at least. */
 export function roleFormError(
   name: string,
   grid: ScopeGrid,
@@ -103,7 +103,7 @@ export interface ViewOnlyPermission {
   deleteDisabledSpecial: boolean;
 }
 
-/** SPEC.md §3: the view-only screen groups scopes as View, Create/Edit and Cancel/Delete. */
+/** The view-only screen groups scopes as View, Create/Edit and Cancel/Delete. */
 export function viewOnlyPermissions(
   role: Pick<Role, 'permissions'>,
   features: readonly Feature[],

@@ -8,7 +8,7 @@ import {
   type Role,
 } from '@portal/shared';
 
-/** The `data` of a `{success, data}` envelope, or the body itself (SPEC.md §7 accepts both). */
+/** The `data` of a `{success, data}` envelope, or the body itself (both shapes are accepted). */
 export function unwrap(body: unknown): unknown {
   if (body && typeof body === 'object' && !Array.isArray(body) && 'data' in body) {
     return (body as { data: unknown }).data;
@@ -24,7 +24,7 @@ export class FeaturesShapeError extends Error {
   }
 }
 
-/** Features from a bare list or an object with a data list, with SPEC.md §3 defaults. */
+/** Features from a bare list or an object with a data list; missing names and descriptions get defaults. */
 export function featuresFromBody(body: unknown): Feature[] {
   const list = unwrap(body);
   if (!Array.isArray(list)) throw new FeaturesShapeError();
@@ -80,7 +80,7 @@ export function roleFromBody(body: unknown): Role {
   };
 }
 
-/** SPEC.md §2: ids starting with `temp-` show as #TEMP plus the upper-cased remainder, others as #id. */
+/** Ids starting with `temp-` show as #TEMP plus the upper-cased remainder, others as #id. */
 export function formatRoleId(id: string): string {
   return id.startsWith('temp-') ? `#TEMP${id.slice('temp-'.length).toUpperCase()}` : `#${id}`;
 }

@@ -9,7 +9,7 @@ export interface ChangePasswordInput {
   newPassword: string;
 }
 
-/** PUT /auth/users/password (SPEC.md §7). The server ends the user's other sessions. */
+/** PUT /auth/users/password. The server ends the user's other sessions. */
 export async function changePassword(input: ChangePasswordInput): Promise<void> {
   await api.put('/auth/users/password', input);
 }
@@ -24,7 +24,7 @@ export interface PasswordChangeFailure {
   message: string;
 }
 
-/** SPEC.md §8 "Change password": what to show for a failed call. */
+/** What to show for a failed password change, and under which field. */
 export function passwordChangeFailure(error: unknown): PasswordChangeFailure {
   if (!(error instanceof ApiError)) return { message: messages.common.unexpectedRetry };
   if (error.status === null) return { message: messages.password.network };

@@ -16,7 +16,7 @@ import { passwordChangeFailure, useChangePassword } from '../api/change-password
 
 const EMPTY: PasswordChangeValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
-/** SPEC.md §5: the rules in order, one message at a time, under the field it concerns. */
+/** The rules in order, one message at a time, under the field it concerns. */
 const orderedResolver: Resolver<PasswordChangeValues> = async (values) => {
   const failure = firstPasswordChangeError(values);
   return failure
@@ -30,7 +30,7 @@ const FIELDS: { name: PasswordChangeField; label: string; autoComplete: string }
   { name: 'confirmPassword', label: messages.password.confirmLabel, autoComplete: 'new-password' },
 ];
 
-/** Change password (SPEC.md §2 Settings, §4 idle → busy → success or error). */
+/** Change password in Settings: idle → busy → success or error. */
 export function ChangePasswordForm() {
   const { user } = useAuth();
   const mutation = useChangePassword();

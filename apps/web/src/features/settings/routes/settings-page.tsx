@@ -5,7 +5,7 @@ import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { PageHeader } from '../../../components/page-header';
 import { ChangePasswordForm } from '../components/change-password-form';
 
-/** {prefix}/settings: a sidebar with one item and the change-password form (SPEC.md §2). */
+/** {prefix}/settings: a sidebar with one item and the change-password form. */
 export function SettingsPage() {
   const prefix = useRoutePrefix();
   return (

@@ -65,7 +65,7 @@ function TicketView({ ticket, onNew }: { ticket: Ticket; onNew: () => void }) {
   );
 }
 
-/** 'Raise Ticket' (SPEC.md §2): message, optional attachment, Submit Feedback or Request a Call Back. */
+/** 'Raise Ticket': message, optional attachment, Submit Feedback or Request a Call Back. */
 export function RaiseTicketForm({
   viewing,
   onNew,

@@ -27,7 +27,7 @@ import { useSetTicketStatus } from '../api/set-ticket-status';
 import { RaiseTicketForm } from '../components/raise-ticket-form';
 import { TicketActionsMenu } from '../components/ticket-actions-menu';
 
-/** {prefix}/support (SPEC.md §2): 'Raise Ticket' and 'Raised Tickets', persisted per organization. */
+/** {prefix}/support: 'Raise Ticket' and 'Raised Tickets', persisted per organization. */
 export function SupportPage() {
   const { user } = useAuth();
   const { can } = usePermissions();

@@ -26,7 +26,7 @@ function roleOf(value: unknown): AssignableRole | null {
 
 /**
  * Roles a person can be given (GET /api/auth/roles, of one organization for super_admin). If that
- * call fails, the roles are derived from the users list, as SPEC.md §7 describes.
+ * call fails, the roles are derived from the users list instead.
  */
 export async function getAssignableRoles(organizationId?: string): Promise<AssignableRole[]> {
   try {

@@ -13,7 +13,7 @@ export interface UserDetailsPanelProps {
   onEdit(user: User): void;
 }
 
-/** 'Admin User Details' (SPEC.md §2): the record behind a row of Admin Users. */
+/** 'Admin User Details': the record behind a row of Admin Users. */
 export function UserDetailsPanel({ user, canEdit, onClose, onEdit }: UserDetailsPanelProps) {
   const fields: [string, ReactNode][] = user
     ? [

@@ -96,7 +96,7 @@ describe('Invite Admin', () => {
     expect(screen.getByRole('link', { name: messages.users.backToUserManagement })).not.toBeNull();
   });
 
-  it('reports one broken rule at a time, in the order of SPEC.md §5', async () => {
+  it('reports one broken rule at a time, in the order the form checks them', async () => {
     renderForm();
     await screen.findByRole('heading', { name: messages.users.addTitle });
     await waitFor(() => expect(apiMock.get).toHaveBeenCalledWith('/auth/roles', expect.anything()));

@@ -31,7 +31,8 @@ const FIELD_ORDER = Object.keys(userContactFieldsSchema.shape) as (keyof Contact
 /**
  * Invite ({prefix}/inviteuser, alias {base}/usermanagement/invite) and edit (?edit={userId}).
  * Create keeps the entered data as `pendingUserData` and continues on the subscription screen;
- * edit saves directly. Rules are checked in SPEC.md §5 order, each failure an error toast.
+ * edit saves directly. Rules are checked in order, each failure an error toast (docs/product.md,
+ * "Users and invitations").
  */
 export function InviteUserPage() {
   const prefix = useRoutePrefix();
@@ -52,14 +53,14 @@ export function InviteUserPage() {
   });
   const saved = updateUser.isSuccess;
 
-  // SPEC.md §2: after a successful edit, back to the list after 1.5 s.
+  // After a successful edit, back to the list after 1.5 s.
   useEffect(() => {
     if (!saved) return;
     const timer = setTimeout(() => navigate(listPath), REDIRECT_AFTER_SAVE_MS);
     return () => clearTimeout(timer);
   }, [saved, navigate, listPath]);
 
-  // SPEC.md §5: no role named ADMIN means the form cannot proceed (toast for 5 s).
+  // No role named ADMIN means the form cannot proceed (toast for 5 s).
   const warnedNoAdmin = useRef(false);
   useEffect(() => {
     if (warnedNoAdmin.current || roles.isPending || (roles.isSuccess && adminRole)) return;

@@ -34,7 +34,8 @@ const FIELD_ORDER = Object.keys(registerFormSchema.shape) as (keyof RegisterForm
 
 /**
  * Register ({prefix}/register): a member of an existing organization with any role it can see,
- * custom roles included (DECISIONS.md). The person receives an email link to set a password.
+ * custom roles included: this is how someone gets a custom role. The person receives an email
+ * link to set a password.
  */
 export function RegisterPage() {
   const prefix = useRoutePrefix();

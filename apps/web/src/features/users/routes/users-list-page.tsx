@@ -85,7 +85,7 @@ export function UsersListPage() {
     try {
       const updated = await setActive.mutateAsync({ id: toToggle.id, active });
       enqueueSnackbar(active ? messages.users.activated : messages.users.deactivated, { variant: 'success' });
-      // SPEC.md §4: the list and the selected user are updated.
+      // The list and the selected user both show the new state.
       if (viewed?.id === updated.id) setViewed(updated);
     } catch (error) {
       enqueueSnackbar(
@@ -173,7 +173,7 @@ export function UsersListPage() {
           loading={users.isPending}
           error={users.isError ? extractErrorMessage(users.error, messages.fallback.fetchUsers) : undefined}
           emptyText={messages.users.empty}
-          // The page size is chosen in the controls above (SPEC.md §2).
+          // The page size is chosen in the controls above.
           pagination={{ count: users.data?.meta.total ?? 0, page, pageSize, onPageChange: setPage }}
           actions={{
             label: messages.users.actionColumn,

@@ -1,8 +1,8 @@
 import { pendingUserDataSchema, storageKeys, type PendingUserData } from '@portal/shared';
 
 /**
- * `pendingUserData` in session storage (SPEC.md §3): what the subscription screen needs to create the
- * user. No password: the invited user sets one through the emailed link (DECISIONS.md).
+ * `pendingUserData` in session storage: what the subscription screen needs to create the user. No
+ * password: the invited user sets one through the emailed link.
  */
 export function savePendingUserData(data: PendingUserData): void {
   sessionStorage.setItem(storageKeys.pendingUserData, JSON.stringify(pendingUserDataSchema.parse(data)));
