@@ -91,7 +91,7 @@ export async function createTestApp(
       },
     },
   });
-  // No answer anywhere may carry a password or a hash (DECISIONS.md): checked on every test request.
+  // No answer anywhere may carry a password or a hash: checked on every test request.
   app.addHook('onSend', async (_request, _reply, payload) => {
     if (typeof payload === 'string' && FORBIDDEN_IN_RESPONSES.some((s) => payload.includes(s))) {
       throw new Error(`a response carried a password or hash: ${payload.slice(0, 200)}`);

@@ -91,7 +91,7 @@ beforeAll(async () => {
   adminRole = await roleIdByName(ctx);
   orgA = await createOrganizationDirect(ctx, 'Tenant A');
   orgB = await createOrganizationDirect(ctx, 'Tenant B');
-  // Profile and company edits need an active subscription (SPEC.md §5).
+  // Profile and company edits need an active subscription.
   await addSubscription(ctx, orgA);
   await addSubscription(ctx, orgB);
   memberRoleA = await createRole(ctx, orgA, 'Member', { dashboard: ['READ'] });

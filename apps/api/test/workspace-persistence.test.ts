@@ -13,8 +13,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, signIn, TEST_HASH_COST } from './harness.j
 import { multipartBody, PDF_BYTES, PNG_BYTES } from './upload-fixtures.js';
 
 /**
- * DECISIONS.md: tickets, profile images and company details live in the database, so they survive
- * a restart. PGlite keeps them in a folder on disk; PostgreSQL in a database that outlives the app.
+ * Tickets, profile images and company details live in the database, so they survive a restart.
+ * PGlite keeps them in a folder on disk; PostgreSQL in a database that outlives the app.
  */
 const usePostgres = process.env.TEST_DATABASE === 'postgres';
 const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { formatDateTime, IST_OFFSET_MINUTES } from '@portal/shared';
 
 /**
- * Exports of lists ("Export To Excel", DECISIONS.md "Lists and export"): an .xlsx or a .csv written
+ * Exports of lists as filtered ("Export To Excel"), made on the server: an .xlsx or a .csv written
  * row by row into a stream, so an export of any size never sits whole in memory. Times are India
  * Standard Time, as on every screen: date cells (sortable) in a .xlsx, the portal's text in a .csv.
  */

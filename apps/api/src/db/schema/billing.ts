@@ -30,7 +30,7 @@ export const subscriptions = pgTable(
     validFrom: timestampTz('valid_from').notNull(),
     validUntil: timestampTz('valid_until').notNull(),
     status: text('status').notNull().default('ACTIVE'),
-    /** SPEC.md's `subscription` flag: true when set up with a manual payment. */
+    /** True when paid (manual payment or online), false when set up without a payment. */
     subscription: boolean('subscription').notNull().default(false),
     demoTrials: integer('demo_trials').notNull().default(0),
     createdBy: uuid('created_by'),
@@ -99,7 +99,7 @@ export const paymentOrders = pgTable(
   (t) => [index('payment_orders_org').on(t.organizationId, t.createdAt)],
 );
 
-/** The balance is the sum of `delta`; it is never stored as a bare number (DECISIONS.md). */
+/** The balance is the sum of `delta`; it is never stored as a bare number that could drift. */
 export const creditLedger = pgTable(
   'credit_ledger',
   {

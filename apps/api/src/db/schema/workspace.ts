@@ -69,7 +69,7 @@ export const supportTickets = pgTable(
   'support_tickets',
   {
     id: id(),
-    /** `TICKET-` plus a timestamp (SPEC.md §3). */
+    /** `TICKET-` plus a timestamp. */
     displayId: text('display_id').notNull().unique(),
     organizationId: uuid('organization_id')
       .notNull()

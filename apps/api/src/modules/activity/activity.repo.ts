@@ -12,7 +12,7 @@ export interface ActivityInput {
   message: string;
 }
 
-/** Every change made through the API writes one entry (DECISIONS.md); call it inside the change's transaction. */
+/** Every change made through the API writes one entry; call it inside the change's transaction. */
 export async function recordActivity(db: Db, entry: ActivityInput): Promise<void> {
   await db.insert(activityEntries).values({ ...entry, entityId: entry.entityId ?? null });
 }

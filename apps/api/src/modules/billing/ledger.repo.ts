@@ -19,7 +19,7 @@ export async function lockOrganization(db: Db, organizationId: string) {
   return row ?? null;
 }
 
-/** The balance is the sum of the ledger (DECISIONS.md: never a stored number). */
+/** The balance is the sum of the ledger, never a stored number. */
 export async function creditBalance(db: Db, organizationId: string): Promise<number> {
   const [row] = await db
     .select({ balance: sql<number>`coalesce(sum(${creditLedger.delta}), 0)::int` })

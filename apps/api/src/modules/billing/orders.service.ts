@@ -39,7 +39,7 @@ import { latestActiveValidUntil } from './subscriptions.repo.js';
 import { insertSubscriptionRecord } from './subscriptions.service.js';
 
 /**
- * Online purchase of credits by a tenant admin (DECISIONS.md): order → checkout → verify. The amount
+ * Online purchase of credits by a tenant admin: order → checkout → verify. The amount
  * is computed here from the platform list price (PLATFORM_PRICE_PER_CREDIT_PAISE, ₹100 per credit)
  * plus 18% GST; a client never sends it. Verify checks the signature against the order id stored
  * here, never a client's amount or order.

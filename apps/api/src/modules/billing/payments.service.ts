@@ -32,7 +32,7 @@ export interface ManualPayment {
   amountPaise: number;
   paymentMethod: Exclude<PaymentRecordMethod, 'ONLINE'>;
   paymentCapture: boolean;
-  /** The transaction id the administrator typed; also the proof reference (SPEC.md §3). */
+  /** The transaction id the administrator typed; also the proof reference. */
   manualReferenceNumber: string | null;
   paymentProofReference: string | null;
   receivedBy: string;
@@ -42,7 +42,7 @@ export interface ManualPayment {
 }
 
 /**
- * Records a payment received outside the portal, status CREATED (SPEC.md §4). The caller holds the
+ * Records a payment received outside the portal, status CREATED. The caller holds the
  * organization lock (`lockOrganization`), so the same transaction id cannot be recorded twice for one
  * organization, even by concurrent requests: a bank transfer is never counted twice.
  */

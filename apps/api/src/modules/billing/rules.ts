@@ -4,7 +4,7 @@ import { tenantScope, type AuthContext } from '../../plugins/access.js';
 
 /**
  * The organization a billing request acts on: the one asked for, or the caller's own. Anyone but
- * super_admin asking for another organization gets 404 (DECISIONS.md: never reveal it exists).
+ * super_admin asking for another organization gets 404: never reveal that it exists.
  */
 export function organizationFor(auth: AuthContext, requested: string | undefined | null): string {
   const scope = tenantScope(auth);

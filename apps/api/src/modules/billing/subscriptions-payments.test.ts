@@ -41,8 +41,8 @@ const subscriptionBody = (organizationId: string, over: Record<string, unknown> 
   ...over,
 });
 
-describe("SPEC.md §4's four calls (user, subscription, payment, link)", () => {
-  it('creates the subscription and the payment with the SPEC defaults, then links them', async () => {
+describe('onboarding in four separate calls (user, subscription, payment, link)', () => {
+  it('creates the subscription and the payment with the manual-payment defaults, then links them', async () => {
     const orgId = randomUUID();
     const user = await root.post('/api/auth/users/as/admin', {
       username: `four.${orgId.slice(0, 6)}`,

@@ -44,7 +44,7 @@ export interface NewSubscription {
   terms: SubscriptionTermsInput;
   amounts: Amounts;
   paymentId: string | null;
-  /** SPEC.md's `subscription` flag: true when paid (manual payment or online). */
+  /** The subscription's `subscription` flag: true when paid (manual payment or online). */
   paid: boolean;
   validFrom: Date;
   validUntil: Date;
@@ -121,7 +121,7 @@ export async function grantSubscriptionCredits(tx: Db, row: SubscriptionRow, act
   return insertLedgerEntries(tx, grants);
 }
 
-/** A new subscription starts now and runs one calendar month (SPEC.md §9). */
+/** A new subscription starts now and runs one calendar month. */
 export function newPeriod(now = new Date()) {
   return { validFrom: now, validUntil: addOneMonth(now) };
 }
@@ -160,7 +160,10 @@ export async function createSubscription(
   );
 }
 
-/** PUT /api/auth/subscriptions/:id: attach the payment record (SPEC.md §4 step 4) or change the status. */
+/**
+ * PUT /api/auth/subscriptions/:id: attach the payment record (the last step of onboarding call by
+ * call) or change the status.
+ */
 export async function updateSubscription(
   app: FastifyInstance,
   auth: AuthContext,

@@ -13,8 +13,8 @@ import {
 
 /**
  * Captured payments: the one set behind both money figures of the home page (docs/product.md
- * "Dashboard figures"). A manual payment is recorded CREATED once an administrator has the money
- * (SPEC.md §4); an online payment is recorded CAPTURED when its signature is verified. FAILED and
+ * "Dashboard figures"). A manual payment is recorded CREATED once an administrator has the money;
+ * an online payment is recorded CAPTURED when its signature is verified. FAILED and
  * REFUNDED rows, and a record marked not captured, are not. Of billing's PAYMENT_RECORD_STATUSES
  * (CREATED, CAPTURED, FAILED, REFUNDED).
  */

@@ -12,7 +12,7 @@ export interface FileToStore {
   data: Buffer;
 }
 
-/** Keeps a checked upload in the database (DECISIONS.md "Files and scale"); returns its id. */
+/** Keeps a checked upload in the database, so every API process can serve it; returns its id. */
 export async function storeFile(db: Db, file: FileToStore): Promise<string> {
   return insertStoredFile(db, {
     organizationId: file.organizationId,

@@ -8,8 +8,8 @@ import { changePassword } from './password.service.js';
 const tags = ['auth'];
 
 /**
- * The shared body, with the strength rule moved to the service: SPEC.md §5 answers "must be
- * different" before "does not meet all requirements", and both only after the current password.
+ * The shared body, with the strength rule moved to the service: "must be different" is answered
+ * before "does not meet all requirements", and both only after the current password.
  */
 const bodySchema = changePasswordBodySchema.extend({
   currentPassword: z

@@ -10,7 +10,7 @@ import { findPasswordHash, setPasswordHash } from './password.repo.js';
 /**
  * Requests per user and window. Each costs an Argon2 verification, and a stolen session must not be
  * able to guess the current password through this route. The web client replays a request once
- * after a 401 (SPEC.md §4's refresh), so a wrong password costs two: this allows 10 tries by hand.
+ * after a 401 (having refreshed the session), so a wrong password costs two: this allows 10 tries by hand.
  */
 export const PASSWORD_CHANGE_LIMIT = 20;
 export const PASSWORD_CHANGE_WINDOW_MS = 15 * 60_000;
@@ -22,8 +22,9 @@ export interface PasswordChange {
 }
 
 /**
- * SPEC.md §5 and §8, on the server: current password checked (401), then new ≠ current, then the
- * strength rule (400 each). Success ends the user's other sessions; this one stays signed in.
+ * Change password on the server (docs/product.md, "Sign-in and passwords"): current password checked
+ * (401), then new ≠ current, then the strength rule (400 each). Success ends the user's other
+ * sessions; this one stays signed in.
  */
 export async function changePassword(app: FastifyInstance, auth: AuthContext, change: PasswordChange) {
   if (change.userId !== undefined && change.userId !== auth.userId) throw forbidden();

@@ -42,7 +42,7 @@ export function getPosition(db: Db, auth: AuthContext, id: string): Promise<Posi
 async function targetOrganization(db: Db, auth: AuthContext, requested: string | undefined): Promise<string> {
   const scope = tenantScope(auth);
   if (scope) {
-    // Another tenant's id answers as if it did not exist (DECISIONS.md).
+    // Another tenant's id answers as if it did not exist.
     if (requested && requested !== scope) throw notFound(text.organizationNotFound);
     return scope;
   }

@@ -25,7 +25,8 @@ export async function getProfile(app: FastifyInstance, auth: AuthContext): Promi
 
 /**
  * Full name, contact number and username of the signed-in user. The email is read-only here, as in
- * the user editor (SPEC.md §5): sending a different one is refused (docs/decisions/).
+ * the user editor: sending a different one is refused
+ * (docs/decisions/004-workspace-profile-files-support.md).
  */
 export async function updateProfile(
   app: FastifyInstance,

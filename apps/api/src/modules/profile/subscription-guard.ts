@@ -4,7 +4,7 @@ import { forbidden } from '../../lib/errors.js';
 import type { AuthContext } from '../../plugins/access.js';
 import { organizationIsSubscribed } from './subscription.repo.js';
 
-/** The three variants of SPEC.md §5's message, one per kind of change. */
+/** The three variants of the 'subscription has expired' message, one per kind of change. */
 export type SubscriptionGuardedChange = 'profile' | 'profileImage' | 'company';
 
 const expiredMessage: Record<SubscriptionGuardedChange, string> = {
@@ -14,7 +14,7 @@ const expiredMessage: Record<SubscriptionGuardedChange, string> = {
 };
 
 /**
- * SPEC.md §5: profile edits need an active subscription. The client reads `isSubscription`; the
+ * Profile and company edits need an active subscription. The client reads `isSubscription`; the
  * server is the authority. super_admin (platform organization) is never blocked. 403 otherwise.
  */
 export async function requireActiveSubscription(

@@ -29,7 +29,7 @@ import {
 
 let lastStamp = 0;
 /**
- * `TICKET-` plus a millisecond timestamp (SPEC.md §3). Within a process the stamps only go up; two
+ * `TICKET-` plus a millisecond timestamp. Within a process the stamps only go up; two
  * processes can still pick the same one, which the unique index refuses and `createTicket` retries.
  */
 function nextDisplayId(): string {

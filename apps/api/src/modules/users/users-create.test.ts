@@ -152,7 +152,7 @@ describe('POST /api/auth/users/as/admin', () => {
     expect(org?.name).toBe('Acme Hiring');
   });
 
-  it('checks the fields in the order of SPEC.md §5, one message at a time, creating nothing', async () => {
+  it('checks the fields in the order of the invite form, one message at a time, creating nothing', async () => {
     const before = await snapshot();
     const bad = {
       email: 'not-an-email',

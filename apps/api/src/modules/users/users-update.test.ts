@@ -135,7 +135,7 @@ describe('PUT /api/auth/users/:id', () => {
     expect(await activityCount(target.id)).toBe(1);
   });
 
-  it('applies the field rules of SPEC.md §5', async () => {
+  it('applies the field rules of the invite form', async () => {
     const target = await member();
     for (const [body, message] of [
       [{ username: 'no spaces allowed' }, messages.users.invalidUsername],

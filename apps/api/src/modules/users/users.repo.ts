@@ -22,7 +22,7 @@ export async function findOrganizationById(db: Db, id: string) {
   return row ?? null;
 }
 
-/** Creates the organization unless it exists (DECISIONS.md: idempotent); true when this call made it. */
+/** Creates the organization unless it exists (idempotent); true when this call made it. */
 export async function insertOrganizationIfMissing(db: Db, values: { id: string; name: string }) {
   const rows = await db
     .insert(organizations)

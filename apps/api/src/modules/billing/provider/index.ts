@@ -7,8 +7,8 @@ export type { PaymentProvider, ProviderOrder } from './payment-provider.js';
 export type { SandboxProvider } from './sandbox-provider.js';
 
 /**
- * The provider env.ts resolved: Razorpay when chosen or keyed, else the sandbox (DECISIONS.md), which
- * production takes only with PAYMENT_PROVIDER=sandbox.
+ * The provider env.ts resolved: Razorpay when chosen or keyed, else the sandbox, which production
+ * takes only with PAYMENT_PROVIDER=sandbox (docs/product.md, "Subscriptions and payments").
  */
 export function createPaymentProvider(
   env: Env,

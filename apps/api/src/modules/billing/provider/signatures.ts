@@ -2,7 +2,7 @@ import { hmacSha256, safeEqual } from '../../../lib/tokens.js';
 
 /**
  * Razorpay's signatures, which the sandbox produces too, so verification runs the same code for
- * both providers (DECISIONS.md). Checkout: HMAC-SHA256 hex of `order_id|payment_id` with the key
+ * both providers. Checkout: HMAC-SHA256 hex of `order_id|payment_id` with the key
  * secret. Webhook: HMAC-SHA256 hex of the raw request body with the webhook secret.
  */
 export function paymentSignature(secret: string, orderId: string, paymentId: string): string {
