@@ -5,13 +5,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import argon2 from '@node-rs/argon2';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { CSRF_COOKIE, MAX_UPLOAD_BYTES } from '@portal/shared';
 import { buildApp, defaultConfig } from '../apps/api/src/app.js';
 import { openDatabase, type Database } from '../apps/api/src/db/client.js';
-import { roles, sessions, users } from '../apps/api/src/db/schema/index.js';
+import {
+  features,
+  organizations,
+  rolePermissions,
+  roles,
+  sessions,
+  subscriptions,
+  users,
+} from '../apps/api/src/db/schema/index.js';
 import { seed } from '../apps/api/src/db/seed.js';
 import { userSearchText } from '../apps/api/src/modules/users/users.repo.js';
 import { loadEnv } from '../apps/api/src/env.js';
@@ -69,40 +77,111 @@ async function openBenchDatabase(kind: 'pglite' | 'postgres', postgresUrl: strin
 }
 
 /**
- * The comparison baseline: one session lookup and one tenant-filtered query, nothing else. With
- * `?search=` the query filters on the term as the product does (the expression of the users' trigram
- * index, userSearchText), so a search is compared with a search, not with a plain page.
+ * The comparison baseline: the same answer as the users list (every field of each user, its role
+ * with the role's permissions, the page's total), written the straightforward way: look the session
+ * up, then one drizzle query each for the page, its count, the roles' permissions and the
+ * organizations' subscriptions, mapped by hand and written with JSON.stringify. No cache, no schema.
+ * With `?search=` the page and count filter on the term as the product does (the expression of the
+ * users' trigram index, userSearchText), so a search is compared with a search.
  */
 function addNaiveEndpoint(app: FastifyInstance, database: Database, adminRoleId: string) {
+  const db = database.db;
   app.get<{ Querystring: { search?: string } }>('/bench/naive', async (request, reply) => {
     const token = request.cookies.access_token ?? '';
-    const [session] = await database.db
+    const [session] = await db
       .select({ userId: sessions.userId })
       .from(sessions)
       .where(and(eq(sessions.accessTokenHash, sha256Hex(token)), isNull(sessions.revokedAt)))
       .limit(1);
     if (!session) return reply.status(401).send({ success: false });
-    const rows = await database.db
-      .select({
-        id: users.id,
-        username: users.username,
-        email: users.email,
-        client: users.client,
-        isActive: users.isActive,
-        createdAt: users.createdAt,
-      })
-      .from(users)
-      .where(
-        and(
-          eq(users.roleId, adminRoleId),
-          request.query.search
-            ? sql`${userSearchText} like ${`%${request.query.search.toLowerCase()}%`}`
-            : undefined,
-        ),
-      )
-      .orderBy(desc(users.createdAt))
-      .limit(10);
-    return { success: true, data: rows };
+    const where = and(
+      eq(users.roleId, adminRoleId),
+      request.query.search
+        ? sql`${userSearchText} like ${`%${request.query.search.toLowerCase()}%`}`
+        : undefined,
+    );
+    const [page, [counted]] = await Promise.all([
+      db
+        .select({
+          user: users,
+          roleName: roles.name,
+          roleIsSystem: roles.isSystem,
+          isPlatform: organizations.isPlatform,
+        })
+        .from(users)
+        .innerJoin(roles, eq(roles.id, users.roleId))
+        .innerJoin(organizations, eq(organizations.id, users.organizationId))
+        .where(where)
+        .orderBy(desc(users.createdAt))
+        .limit(10),
+      db.select({ total: count() }).from(users).where(where),
+    ]);
+    const roleIds = [...new Set(page.map((r) => r.user.roleId))];
+    const organizationIds = [...new Set(page.map((r) => r.user.organizationId))];
+    const [grants, paidUntil] = await Promise.all([
+      roleIds.length === 0
+        ? []
+        : db
+            .select({
+              roleId: rolePermissions.roleId,
+              id: rolePermissions.id,
+              featureId: features.id,
+              featureName: features.name,
+              scopes: rolePermissions.scopes,
+            })
+            .from(rolePermissions)
+            .innerJoin(features, eq(features.id, rolePermissions.featureId))
+            .where(inArray(rolePermissions.roleId, roleIds))
+            .orderBy(features.sortOrder),
+      organizationIds.length === 0
+        ? []
+        : db
+            .select({ organizationId: subscriptions.organizationId, until: max(subscriptions.validUntil) })
+            .from(subscriptions)
+            .where(
+              and(inArray(subscriptions.organizationId, organizationIds), eq(subscriptions.status, 'ACTIVE')),
+            )
+            .groupBy(subscriptions.organizationId),
+    ]);
+    const now = new Date();
+    const data = page.map(({ user, roleName, roleIsSystem, isPlatform }) => {
+      const until = paidUntil.find((p) => p.organizationId === user.organizationId)?.until;
+      return {
+        id: user.id,
+        username: user.username,
+        email: user.email,
+        fullName: user.fullName,
+        mobileNo: user.mobileNo,
+        enabled: user.isActive,
+        isActive: user.isActive,
+        isSubscription: isPlatform || (!!until && until > now),
+        client: user.client,
+        roleId: user.roleId,
+        role: {
+          id: user.roleId,
+          name: roleName,
+          isSystem: roleIsSystem,
+          permissions: grants
+            .filter((g) => g.roleId === user.roleId)
+            .map((g) => ({
+              id: g.id,
+              featureId: g.featureId,
+              featureName: g.featureName,
+              permissionScopes: g.scopes,
+            })),
+        },
+        organizationId: user.organizationId,
+        isAdmin: user.isAdmin || roleName === 'super_admin',
+        // Every bench user has a password; a pending one would need its open invites read too.
+        inviteStatus: user.passwordHash ? 'accepted' : 'pending',
+        profileImage: user.profileImageFileId ? `/api/files/${user.profileImageFileId}` : null,
+        createdAt: user.createdAt.toISOString(),
+        updatedAt: user.updatedAt.toISOString(),
+      };
+    });
+    return reply
+      .type('application/json')
+      .send(JSON.stringify({ success: true, data, meta: { page: 1, pageSize: 10, total: counted!.total } }));
   });
 }
 

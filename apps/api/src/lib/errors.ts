@@ -17,6 +17,16 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, errors?: FieldErrors) =>
   new AppError(400, message, 'BAD_REQUEST', errors);
+/**
+ * The answer to input that broke its schema: the first issue's message, and every issue under its
+ * field's dotted path ('_' for the whole input). Every validation error goes through here.
+ */
+export function invalidInput(issues: readonly { path: readonly PropertyKey[]; message: string }[]): AppError {
+  const errors: FieldErrors = {};
+  for (const issue of issues) (errors[issue.path.map(String).join('.') || '_'] ??= []).push(issue.message);
+  return badRequest(issues[0]?.message ?? messages.http.validation, errors);
+}
+
 export const unauthorized = (message: string = messages.http.unauthorized) =>
   new AppError(401, message, 'UNAUTHORIZED');
 export const forbidden = (message: string = messages.http.forbidden) =>

@@ -11,9 +11,10 @@ import {
   type Scope,
 } from '@portal/shared';
 import { AppError, forbidden, unauthorized } from '../lib/errors.js';
-import { safeEqual, sha256Hex } from '../lib/tokens.js';
+import { sha256Hex } from '../lib/tokens.js';
 import { findActiveSessionByAccessHash, sessionIdentity } from '../modules/auth/sessions.repo.js';
-import { ACCESS_COOKIE, csrfTokenFor } from '../modules/auth/cookies.js';
+import { ACCESS_COOKIE, checkCsrfToken } from '../modules/auth/cookies.js';
+import { authenticateApiKey, type ApiClient } from '../modules/billing/api-key-auth.js';
 
 /** What a route needs. Every /api route declares one; app start fails otherwise. */
 export type Access =
@@ -58,6 +59,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** The key's organization on `access.apiKey` routes, once the bearer key is checked. */
+    apiClient: ApiClient | null;
   }
   interface FastifyInstance {
     routeAccess: RouteAccessRecord[];
@@ -71,17 +74,26 @@ export function isApiRoute(url: string): boolean {
   return url.startsWith('/api/') && !url.startsWith('/api/docs');
 }
 
+export function requireApiClient(request: FastifyRequest): ApiClient {
+  if (!request.apiClient) throw unauthorized();
+  return request.apiClient;
+}
+
 export function requireAuth(request: FastifyRequest): AuthContext {
   if (!request.auth) throw unauthorized();
   return request.auth;
 }
 
 /** The organization a request is confined to: null for the super administrator (every tenant). */
-export function tenantScope(auth: AuthContext): string | null {
+export function tenantScope(auth: Pick<AuthContext, 'isSuperAdmin' | 'organizationId'>): string | null {
   return auth.isSuperAdmin ? null : auth.organizationId;
 }
 
-export function can(auth: AuthContext, feature: FeatureKey, scope: Scope): boolean {
+export function can(
+  auth: Pick<AuthContext, 'isSuperAdmin' | 'permissions'>,
+  feature: FeatureKey,
+  scope: Scope,
+): boolean {
   return auth.isSuperAdmin || hasPermission(auth.permissions, feature, scope);
 }
 
@@ -94,6 +106,7 @@ function originAllowed(request: FastifyRequest, allowedOrigins: readonly string[
 
 async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: string[] }) {
   app.decorateRequest('auth', null);
+  app.decorateRequest('apiClient', null);
 
   const routeAccess: RouteAccessRecord[] = [];
   app.decorate('routeAccess', routeAccess);
@@ -114,7 +127,11 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
     if (unsafe && !originAllowed(request, options.allowedOrigins)) {
       throw new AppError(403, messages.http.csrf, 'CSRF');
     }
-    if (declared.kind === 'public' || declared.kind === 'apiKey') return;
+    if (declared.kind === 'public') return;
+    if (declared.kind === 'apiKey') {
+      request.apiClient = await authenticateApiKey(app.db, request.headers.authorization);
+      return;
+    }
 
     const token = request.cookies[ACCESS_COOKIE];
     if (!token) throw unauthorized();
@@ -124,13 +141,7 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
     const identity = session && (await sessionIdentity(app.db, session.userId, session.version));
     if (!session || !identity || !identity.isActive) throw unauthorized();
 
-    if (unsafe) {
-      const sent = request.headers['x-csrf-token'];
-      const expected = csrfTokenFor(app.secrets.session, session.familyId);
-      if (typeof sent !== 'string' || !safeEqual(sent, expected)) {
-        throw new AppError(403, messages.http.csrf, 'CSRF');
-      }
-    }
+    if (unsafe) checkCsrfToken(app.secrets.session, session.familyId, request.headers['x-csrf-token']);
 
     const isSuperAdmin = identity.role.name === SYSTEM_ROLES.superAdmin;
     request.auth = {
@@ -150,7 +161,7 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
   });
 }
 
-/** super_admin holds every scope on every feature, always (DECISIONS.md). */
+/** super_admin holds every scope on every feature, always. */
 const SUPER_ADMIN_PERMISSIONS: PermissionEntry[] = Object.values(FEATURES).map((f) => ({
   id: f.id,
   featureId: f.id,

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages } from '@portal/shared';
-import { AppError, type FieldErrors } from '../lib/errors.js';
+import { AppError, invalidInput } from '../lib/errors.js';
 
 /**
  * One handler for every error: `{success: false, message, errors}`. 4xx messages are meant for the
@@ -16,13 +16,13 @@ async function errorsPlugin(app: FastifyInstance) {
         .send({ success: false, message: error.message, errors: error.errors ?? {} });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const errors: FieldErrors = {};
-      for (const issue of error.validation) {
-        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
-        (errors[field] ??= []).push(issue.message ?? messages.http.validation);
-      }
-      const first = error.validation[0]?.message;
-      return reply.status(400).send({ success: false, message: first ?? messages.http.validation, errors });
+      const { errors, message } = invalidInput(
+        error.validation.map((issue) => ({
+          path: issue.instancePath.split('/').filter(Boolean),
+          message: issue.message ?? messages.http.validation,
+        })),
+      );
+      return reply.status(400).send({ success: false, message, errors: errors ?? {} });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

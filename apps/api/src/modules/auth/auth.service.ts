@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { messages, PASSWORD_RESET_VALID_HOURS } from '@portal/shared';
-import { users } from '../../db/schema/index.js';
-import { AppError, badRequest, tooManyRequests, unauthorized } from '../../lib/errors.js';
-import { randomToken, safeEqual, sha256Hex } from '../../lib/tokens.js';
+import { badRequest, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import { countHit, countInWindow } from '../platform/rate-limit.repo.js';
 import { recordActivity } from '../activity/activity.repo.js';
-import { csrfTokenFor, type IssuedTokens } from './cookies.js';
+import { setPasswordHash } from '../password/password.repo.js';
+import { findActiveUserByEmail, isUserActive } from './accounts.repo.js';
+import { checkCsrfToken, csrfTokenFor, type IssuedTokens } from './cookies.js';
 import { userDtosAt } from '../users/user-dto.repo.js';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens.repo.js';
 import { findLiveOneTimeToken } from './one-time-tokens.repo.js';
@@ -99,10 +99,7 @@ export async function refresh(
   const session = await findSessionByRefreshHash(app.db, sha256Hex(refreshToken));
   if (!session || session.revokedAt) throw unauthorized(messages.login.sessionExpired);
 
-  const expectedCsrf = csrfTokenFor(app.secrets.session, session.familyId);
-  if (typeof csrfHeader !== 'string' || !safeEqual(csrfHeader, expectedCsrf)) {
-    throw new AppError(403, messages.http.csrf, 'CSRF');
-  }
+  checkCsrfToken(app.secrets.session, session.familyId, csrfHeader);
   const rotation = await rotateRefreshToken(app.db, session.id, app.config.sessionTtl.rotatedGraceMs);
   if (rotation === 'reused') {
     app.log.warn(
@@ -114,11 +111,7 @@ export async function refresh(
   }
   if (session.refreshExpiresAt <= new Date()) throw unauthorized(messages.login.sessionExpired);
 
-  const [user] = await app.db
-    .select({ isActive: users.isActive })
-    .from(users)
-    .where(eq(users.id, session.userId));
-  if (!user?.isActive) {
+  if (!(await isUserActive(app.db, session.userId))) {
     await revokeFamily(app.db, session.familyId);
     throw unauthorized(messages.login.sessionExpired);
   }
@@ -135,7 +128,7 @@ export function resetLink(baseUrl: string, token: string): string {
 }
 
 /**
- * Answers the same, in body and in time, whether or not the email exists (DECISIONS.md): after the
+ * Answers the same, in body and in time, whether or not the email exists: after the
  * address's limit, the lookup, token and email run once the answer has left (lib/background-tasks.ts).
  */
 export async function forgotPassword(app: FastifyInstance, email: string, address: string) {
@@ -147,12 +140,8 @@ export async function forgotPassword(app: FastifyInstance, email: string, addres
 }
 
 async function sendPasswordReset(app: FastifyInstance, email: string) {
-  const [user] = await app.db
-    .select({ id: users.id, email: users.email, isActive: users.isActive })
-    .from(users)
-    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
-    .limit(1);
-  if (!user || !user.isActive) return;
+  const user = await findActiveUserByEmail(app.db, email);
+  if (!user) return;
   const outboxId = await app.db.transaction(async (tx) => {
     const token = await issueOneTimeToken(tx, user.id, 'password_reset', PASSWORD_RESET_VALID_HOURS);
     return app.mailer.enqueue(tx, {
@@ -182,20 +171,16 @@ export async function resetPassword(app: FastifyInstance, token: string, passwor
   await app.db.transaction(async (tx) => {
     const owner = await consumeOneTimeToken(tx, token);
     if (!owner) throw badRequest(messages.login.resetInvalid);
-    const [user] = await tx
-      .update(users)
-      .set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() })
-      .where(eq(users.id, owner.userId))
-      .returning({ id: users.id, organizationId: users.organizationId });
+    const user = await setPasswordHash(tx, owner.userId, passwordHash);
     if (!user) throw badRequest(messages.login.resetInvalid);
-    await revokeUserSessions(tx, user.id);
-    await clearSignInFailures(tx, user.id);
+    await revokeUserSessions(tx, owner.userId);
+    await clearSignInFailures(tx, owner.userId);
     await recordActivity(tx, {
       organizationId: user.organizationId,
-      actorUserId: user.id,
+      actorUserId: owner.userId,
       action: 'updated',
       entityType: 'user',
-      entityId: user.id,
+      entityId: owner.userId,
       message:
         owner.purpose === 'invite' ? 'Accepted the invitation and set a password' : 'Reset the password',
     });

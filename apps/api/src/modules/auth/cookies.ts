@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_COOKIE, CSRF_LEGACY_COOKIE } from '@portal/shared';
-import { hmacSha256 } from '../../lib/tokens.js';
+import { CSRF_COOKIE, CSRF_LEGACY_COOKIE, messages } from '@portal/shared';
+import { AppError } from '../../lib/errors.js';
+import { hmacSha256, safeEqual } from '../../lib/tokens.js';
 
 export const ACCESS_COOKIE = 'access_token';
 export const REFRESH_COOKIE = 'refresh_token';
@@ -8,6 +9,17 @@ export const REFRESH_COOKIE = 'refresh_token';
 /** The CSRF token is an HMAC of the session family: stable across refreshes, dead with the family. */
 export function csrfTokenFor(secret: string, familyId: string): string {
   return hmacSha256(secret, `csrf:${familyId}`, 'base64url');
+}
+
+/**
+ * The double-submit check of every state-changing request with a session (the access plugin) and of
+ * the refresh (whose access cookie has usually expired): the X-CSRF-Token header must be the
+ * family's token.
+ */
+export function checkCsrfToken(secret: string, familyId: string, sent: unknown): void {
+  if (typeof sent !== 'string' || !safeEqual(sent, csrfTokenFor(secret, familyId))) {
+    throw new AppError(403, messages.http.csrf, 'CSRF');
+  }
 }
 
 export interface IssuedTokens {

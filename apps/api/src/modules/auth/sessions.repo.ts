@@ -21,30 +21,31 @@ export async function insertSession(db: Db, s: NewSession): Promise<void> {
   await db.insert(sessions).values({ ...s, userAgent: s.userAgent ?? null });
 }
 
+/** The session lookup every signed-in request makes, prepared once per database handle. */
+function prepareSessionLookup(db: Db) {
+  return db
+    .select({
+      sessionId: sql<string>`session_id`,
+      familyId: sql<string>`family_id`,
+      userId: sql<string>`user_id`,
+      version: sql<number | string>`identity_version`,
+    })
+    .from(sql`session_by_access_hash(${sql.placeholder('hash')})`)
+    .prepare('session_by_access_hash');
+}
+const sessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
+
 /**
  * The live session of an access token and the identity version: one call of a PL/pgSQL function
- * (migration 0003) whose plan the database keeps per connection. Who the user is (organization,
- * role, state) comes from `sessionIdentity`, cached per version.
+ * (migration 0003) whose plan the database keeps per connection, as a named prepared statement so
+ * each connection parses it once. Who the user is (organization, role, state) comes from
+ * `sessionIdentity`, cached per version.
  */
 export async function findActiveSessionByAccessHash(db: Db, accessTokenHash: string) {
-  const {
-    rows: [row],
-  } = await db.execute<{
-    session_id: string;
-    family_id: string;
-    user_id: string;
-    identity_version: number | string;
-  }>(
-    sql`select session_id, family_id, user_id, identity_version from session_by_access_hash(${accessTokenHash})`,
-  );
-  return row
-    ? {
-        sessionId: row.session_id,
-        familyId: row.family_id,
-        userId: row.user_id,
-        version: identityVersionOf(row.identity_version),
-      }
-    : null;
+  let lookup = sessionLookups.get(db);
+  if (!lookup) sessionLookups.set(db, (lookup = prepareSessionLookup(db)));
+  const [row] = await lookup.execute({ hash: accessTokenHash });
+  return row ? { ...row, version: identityVersionOf(row.version) } : null;
 }
 
 /**

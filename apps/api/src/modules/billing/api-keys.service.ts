@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
   messages,
@@ -6,37 +6,15 @@ import {
   type CreateApiKeyBody,
   type CreatedApiKey,
 } from '@portal/shared';
-import { notFound, unauthorized } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import { tenantScope, type AuthContext } from '../../plugins/access.js';
 import { recordActivity } from '../activity/activity.repo.js';
+import { KEY_PREFIX, SHOWN_PREFIX_LENGTH } from './api-key-auth.js';
 import { findOrganizationById } from '../users/users.repo.js';
-import {
-  findApiKey,
-  findLiveApiKeyByHash,
-  insertApiKey,
-  listApiKeyRows,
-  revokeApiKeyRow,
-} from './api-keys.repo.js';
+import { findApiKey, insertApiKey, listApiKeyRows, revokeApiKeyRow } from './api-keys.repo.js';
 import { toApiKeyDto } from './dto.js';
 import { organizationFor, paged } from './rules.js';
-
-/** Keys look like `icp_<43 random characters>`; the first 12 characters are kept to tell them apart. */
-const KEY_PREFIX = 'icp_';
-const SHOWN_PREFIX_LENGTH = 12;
-
-export interface ApiClient {
-  organizationId: string;
-  keyId: string;
-  keyPrefix: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set on `access.apiKey` routes once the bearer key is checked. */
-    apiClient: ApiClient | null;
-  }
-}
 
 export async function createApiKey(
   app: FastifyInstance,
@@ -98,20 +76,4 @@ export async function revokeApiKey(app: FastifyInstance, auth: AuthContext, id: 
     });
     return toApiKeyDto(row);
   });
-}
-
-/**
- * The check behind `access.apiKey` (the access plugin leaves those routes to their module):
- * `Authorization: Bearer <key>`, looked up by its SHA-256 among live keys.
- */
-export async function authenticateApiKey(app: FastifyInstance, request: FastifyRequest): Promise<void> {
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  const key = match?.[1];
-  if (!key || !key.startsWith(KEY_PREFIX) || key.length > 200) {
-    throw unauthorized(messages.billing.apiKeyInvalid);
-  }
-  const row = await findLiveApiKeyByHash(app.db, sha256Hex(key));
-  if (!row) throw unauthorized(messages.billing.apiKeyInvalid);
-  request.apiClient = { organizationId: row.organizationId, keyId: row.id, keyPrefix: row.prefix };
 }

@@ -20,7 +20,6 @@ async function billing(app: FastifyInstance) {
     'paymentProvider',
     await createPaymentProvider(app.env, () => getOrCreateSecret(app.db, 'sandbox_payment_secret')),
   );
-  app.decorateRequest('apiClient', null);
   await app.register(subscriptionsRoutes);
   await app.register(paymentsRoutes);
   await app.register(onboardingRoutes);

@@ -10,9 +10,7 @@ import {
   successSchema,
   useCreditsBodySchema,
 } from '@portal/shared';
-import { unauthorized } from '../../lib/errors.js';
-import { access, requireAuth } from '../../plugins/access.js';
-import { authenticateApiKey } from './api-keys.service.js';
+import { access, requireApiClient, requireAuth } from '../../plugins/access.js';
 import { getCreditSummary, listLedger, useCredits } from './credits.service.js';
 
 const tags = ['billing'];
@@ -55,7 +53,6 @@ export async function creditsRoutes(fastify: FastifyInstance) {
     '/api/v1/credits/use',
     {
       config: { access: access.apiKey },
-      onRequest: async (request) => authenticateApiKey(app, request),
       schema: {
         tags,
         summary:
@@ -65,8 +62,7 @@ export async function creditsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      if (!request.apiClient) throw unauthorized();
-      return { success: true as const, data: await useCredits(app, request.apiClient, request.body) };
+      return { success: true as const, data: await useCredits(app, requireApiClient(request), request.body) };
     },
   );
 }

@@ -11,7 +11,7 @@ import { AppError, notFound, unprocessable } from '../../lib/errors.js';
 import type { AuthContext } from '../../plugins/access.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { touchApiKey } from './api-keys.repo.js';
-import type { ApiClient } from './api-keys.service.js';
+import type { ApiClient } from './api-key-auth.js';
 import { toLedgerDto, toSubscriptionDto } from './dto.js';
 import {
   creditBalance,

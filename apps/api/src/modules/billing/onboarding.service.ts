@@ -10,7 +10,7 @@ import {
 } from '@portal/shared';
 import { forbidden, notFound } from '../../lib/errors.js';
 import type { AuthContext } from '../../plugins/access.js';
-import { createUser } from '../users/users.service.js';
+import { createUserIn } from '../users/users.service.js';
 import { toPaymentDto, toSubscriptionDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { creditBalance, lockOrganization } from './ledger.repo.js';
@@ -25,8 +25,8 @@ type OnboardingInput = z.output<typeof onboardingBodySchema>;
 export const ONBOARDING_ROUTE = 'POST /api/auth/onboarding';
 
 /**
- * SPEC.md §4 "Plain create" and "Manual payment flow" as ONE transaction (DECISIONS.md): the
- * organization (made by createUser when new), its admin user (invite link emailed, no password), the
+ * Onboarding (invite, subscription, and the manual payment when there is one) as ONE transaction: the
+ * organization (made by createUserIn when new), its admin user (invite link emailed, no password), the
  * subscription, the manual payment record linked both ways, and the ledger grants. Either all of it
  * is committed or none of it; the Idempotency-Key makes a retry answer the first result.
  */
@@ -48,7 +48,7 @@ export async function onboard(
       const roleId = body.user.roleId ?? (await findAdminRoleId(tx));
       if (!roleId) throw notFound(messages.users.adminRoleNotFound);
       const paid = body.payment !== undefined;
-      const created = await createUser(
+      const created = await createUserIn(
         tx,
         auth,
         { ...body.user, roleId, isSubscription: true },

@@ -1,11 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import type { Db } from '../../db/client.js';
-import { emailOutbox } from '../../db/schema/index.js';
+import { findOutboxMail, insertOutboxMail, recordDeliveryAttempt } from './outbox.repo.js';
 
 export interface Mail {
   to: string;
@@ -30,15 +29,9 @@ export function createMailer(options: {
   if (fileDir) mkdirSync(fileDir, { recursive: true });
   const transport = options.smtpUrl && !fileDir ? nodemailer.createTransport(options.smtpUrl) : null;
   return {
-    async enqueue(db, mail) {
-      const [row] = await db
-        .insert(emailOutbox)
-        .values({ toAddress: mail.to, subject: mail.subject, textBody: mail.text, status: 'pending' })
-        .returning({ id: emailOutbox.id });
-      return row!.id;
-    },
+    enqueue: insertOutboxMail,
     async deliver(db, outboxId) {
-      const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId));
+      const mail = await findOutboxMail(db, outboxId);
       if (!mail || mail.status === 'sent') return;
       if (fileDir) {
         const file = join(fileDir, `${mail.createdAt.getTime()}-${mail.id}.json`);
@@ -46,10 +39,7 @@ export function createMailer(options: {
           file,
           JSON.stringify({ to: mail.toAddress, subject: mail.subject, text: mail.textBody }),
         );
-        await db
-          .update(emailOutbox)
-          .set({ status: 'sent', sentAt: new Date(), attempts: sql`${emailOutbox.attempts} + 1` })
-          .where(eq(emailOutbox.id, outboxId));
+        await recordDeliveryAttempt(db, outboxId, { status: 'sent' });
         return;
       }
       if (!transport) {
@@ -57,10 +47,7 @@ export function createMailer(options: {
           { to: mail.toAddress, subject: mail.subject, body: mail.textBody },
           'email (no SMTP configured)',
         );
-        await db
-          .update(emailOutbox)
-          .set({ status: 'logged', attempts: sql`${emailOutbox.attempts} + 1` })
-          .where(eq(emailOutbox.id, outboxId));
+        await recordDeliveryAttempt(db, outboxId, { status: 'logged' });
         return;
       }
       try {
@@ -70,16 +57,10 @@ export function createMailer(options: {
           subject: mail.subject,
           text: mail.textBody,
         });
-        await db
-          .update(emailOutbox)
-          .set({ status: 'sent', sentAt: new Date(), attempts: sql`${emailOutbox.attempts} + 1` })
-          .where(eq(emailOutbox.id, outboxId));
+        await recordDeliveryAttempt(db, outboxId, { status: 'sent' });
       } catch (error) {
         options.log.warn({ err: error, outboxId }, 'email delivery failed; kept in outbox');
-        await db
-          .update(emailOutbox)
-          .set({ status: 'failed', lastError: String(error), attempts: sql`${emailOutbox.attempts} + 1` })
-          .where(eq(emailOutbox.id, outboxId));
+        await recordDeliveryAttempt(db, outboxId, { status: 'failed', lastError: String(error) });
       }
     },
   };

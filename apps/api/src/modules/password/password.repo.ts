@@ -11,10 +11,13 @@ export async function findPasswordHash(db: Db, userId: string) {
   return row ?? null;
 }
 
-export async function setPasswordHash(db: Db, userId: string, passwordHash: string): Promise<void> {
+/** Sets the user's password hash; returns the user's organization, or null for no such user. */
+export async function setPasswordHash(db: Db, userId: string, passwordHash: string) {
   const now = new Date();
-  await db
+  const [row] = await db
     .update(users)
     .set({ passwordHash, passwordChangedAt: now, updatedAt: now })
-    .where(eq(users.id, userId));
+    .where(eq(users.id, userId))
+    .returning({ organizationId: users.organizationId });
+  return row ?? null;
 }

@@ -5,7 +5,8 @@ import { createTestApp, signIn, type TestContext } from '../../../test/harness.j
 import { sha256Hex } from '../../lib/tokens.js';
 import { ACCESS_COOKIE } from '../auth/cookies.js';
 import { countHit } from './rate-limit.repo.js';
-import { pruneExpired, runHousekeeping } from './housekeeping.js';
+import { pruneExpired } from './housekeeping.repo.js';
+import { runHousekeeping } from './housekeeping.js';
 
 let ctx: TestContext;
 

@@ -1,40 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { lt, sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client.js';
-import { idempotencyKeys, rateLimitBuckets, sessions } from '../../db/schema/index.js';
+import { pruneExpired, vacuumAnalyze } from './housekeeping.repo.js';
 import { runPeriodically, type PeriodicJobOptions } from '../../lib/periodic-job.js';
-
-const DAY_MS = 24 * 3_600_000;
-
-/**
- * How long an Idempotency-Key answers its retries: a day, as payment APIs keep theirs. A retry later
- * than that runs as a new request. A rate-limit window is dropped a day after it opened, far longer
- * than any window (15 minutes).
- */
-export const KEEP_IDEMPOTENCY_KEYS_MS = DAY_MS;
-export const KEEP_RATE_LIMIT_WINDOWS_MS = DAY_MS;
-
-/**
- * Deletes rows no request can use any more, so these tables do not grow for ever: rate-limit windows
- * long closed, idempotency keys past their day, and sessions whose refresh token has expired (neither
- * of their tokens is accepted; a replay of one is refused as unknown). Safe to run from several
- * processes at once. Returns how many rows of each went.
- */
-export async function pruneExpired(db: Db, now: Date) {
-  const before = (ms: number) => new Date(now.getTime() - ms);
-  const [windows, keys, ended] = await Promise.all([
-    db
-      .delete(rateLimitBuckets)
-      .where(lt(rateLimitBuckets.windowStart, before(KEEP_RATE_LIMIT_WINDOWS_MS)))
-      .returning({ key: rateLimitBuckets.key }),
-    db
-      .delete(idempotencyKeys)
-      .where(lt(idempotencyKeys.createdAt, before(KEEP_IDEMPOTENCY_KEYS_MS)))
-      .returning({ key: idempotencyKeys.key }),
-    db.delete(sessions).where(lt(sessions.refreshExpiresAt, now)).returning({ id: sessions.id }),
-  ]);
-  return { rateLimitWindows: windows.length, idempotencyKeys: keys.length, sessions: ended.length };
-}
 
 /**
  * One run of the housekeeping: `pruneExpired`, and on the embedded database what PostgreSQL's
@@ -46,7 +13,7 @@ export async function pruneExpired(db: Db, now: Date) {
  */
 export async function runHousekeeping(db: Db, kind: Database['kind'], now: Date): Promise<number> {
   const pruned = await pruneExpired(db, now);
-  if (kind === 'pglite') await db.execute(sql`vacuum analyze`);
+  if (kind === 'pglite') await vacuumAnalyze(db);
   return pruned.rateLimitWindows + pruned.idempotencyKeys + pruned.sessions;
 }
 

@@ -13,7 +13,7 @@ import {
   ticketSchema,
   ticketStatusBodySchema,
 } from '@portal/shared';
-import { badRequest, type FieldErrors } from '../../lib/errors.js';
+import { invalidInput } from '../../lib/errors.js';
 import {
   attachmentDisposition,
   spreadsheetContentType,
@@ -106,12 +106,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
         upload = form.file;
       }
       const parsed = createTicketBodySchema.safeParse(fields);
-      if (!parsed.success) {
-        const errors: FieldErrors = {};
-        for (const issue of parsed.error.issues)
-          (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
-        throw badRequest(parsed.error.issues[0]!.message, errors);
-      }
+      if (!parsed.success) throw invalidInput(parsed.error.issues);
       const ticket = await createTicket(app, auth, parsed.data, upload);
       reply.status(201);
       return {

@@ -20,7 +20,7 @@ import { findUserDto } from './user-dto.repo.js';
 import { attachmentDisposition, spreadsheetContentType, spreadsheetFileName } from '../../lib/spreadsheet.js';
 import { usersSpreadsheet } from './users-export.js';
 import {
-  createUser,
+  inviteUser,
   listUsers,
   resendInvite,
   setUserActive,
@@ -119,7 +119,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const auth = requireAuth(request);
-      await app.db.transaction((tx) => updateUser(tx, auth, request.params.id, request.body));
+      await updateUser(app, auth, request.params.id, request.body);
       return { success: true as const, data: await userDto(request.params.id) };
     },
   );
@@ -143,7 +143,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
       },
       async (request) => {
         const auth = requireAuth(request);
-        await app.db.transaction((tx) => setUserActive(tx, auth, request.params.id, active));
+        await setUserActive(app, auth, request.params.id, active);
         return {
           success: true as const,
           data: await userDto(request.params.id),
@@ -166,11 +166,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const auth = requireAuth(request);
-      const delivery = { mailer: app.mailer, baseUrl: app.env.publicOrigin };
-      const { outboxId } = await app.db.transaction((tx) =>
-        resendInvite(tx, auth, request.params.id, delivery),
-      );
-      await app.mailer.deliver(app.db, outboxId);
+      await resendInvite(app, auth, request.params.id);
       return {
         success: true as const,
         data: await userDto(request.params.id),
@@ -180,11 +176,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
   );
 
   async function create(request: FastifyRequest<{ Body: CreateUserBody }>, options: CreateUserOptions) {
-    const auth = requireAuth(request);
-    const delivery = { mailer: app.mailer, baseUrl: app.env.publicOrigin };
-    const created = await app.db.transaction((tx) => createUser(tx, auth, request.body, delivery, options));
-    await app.mailer.deliver(app.db, created.outboxId);
-    return userDto(created.user.id);
+    return userDto(await inviteUser(app, requireAuth(request), request.body, options));
   }
 
   app.post(

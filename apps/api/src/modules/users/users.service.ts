@@ -1,6 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import {
   createUserBodySchema,
-  hasPermission,
   holdsAll,
   INVITE_VALID_HOURS,
   messages,
@@ -9,8 +9,6 @@ import {
   type UpdateUserBody,
   type User,
   type UserListQuery,
-  type FeatureKey,
-  type Scope,
 } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import {
@@ -19,9 +17,9 @@ import {
   forbidden,
   isUniqueViolation,
   notFound,
-  type FieldErrors,
+  invalidInput,
 } from '../../lib/errors.js';
-import type { AuthContext } from '../../plugins/access.js';
+import { can, tenantScope, type AuthContext } from '../../plugins/access.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { resetLink } from '../auth/auth.service.js';
 import { issueOneTimeToken } from '../auth/one-time-tokens.repo.js';
@@ -46,15 +44,6 @@ import {
 /** Who is acting: the request's `request.auth`. */
 export type Actor = Pick<AuthContext, 'userId' | 'organizationId' | 'isSuperAdmin' | 'permissions'>;
 
-/** null for super_admin (every tenant), otherwise the actor's organization (same as `tenantScope`). */
-export function actorScope(actor: Actor): string | null {
-  return actor.isSuperAdmin ? null : actor.organizationId;
-}
-
-export function actorCan(actor: Actor, feature: FeatureKey, scope: Scope): boolean {
-  return actor.isSuperAdmin || hasPermission(actor.permissions, feature, scope);
-}
-
 /** Where the invite link points and how its email leaves. */
 export interface InviteDelivery {
   mailer: Mailer;
@@ -77,12 +66,6 @@ export interface CreateUserOptions {
    * false (POST /auth-session/register): the organization must exist.
    */
   allowNewOrganization: boolean;
-}
-
-function firstIssue(issues: readonly { path: PropertyKey[]; message: string }[]) {
-  const errors: FieldErrors = {};
-  for (const issue of issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
-  return badRequest(issues[0]?.message ?? messages.http.validation, errors);
 }
 
 /** The role must be visible to the organization and, for anyone but super_admin, no wider than the actor's own. */
@@ -115,17 +98,18 @@ export function inviteMail(to: string, link: string) {
 
 /**
  * Creates a user and emails a one-time set-password link (valid INVITE_VALID_HOURS); no password is
- * ever set here (DECISIONS.md "No default password"; a `password` in the input is ignored).
+ * ever set here (a `password` in the input is ignored).
  * Runs inside the caller's transaction `tx`, so a caller can create the organization, user,
  * subscription and payment at once (billing onboarding). Validates `input` with
  * `createUserBodySchema` itself, so callers may pass a raw body. Throws AppError:
- * 400 (first field rule of SPEC.md §5, 'organizationId is required', 'roleId is required'),
+ * 400 (the first broken field rule, 'organizationId is required', 'roleId is required'),
  * 403 (a role wider than the actor's), 404 (organization of another tenant, or new without
  * Organization Management CREATE; unknown role or one not visible to the organization),
  * 409 `messages.users.duplicate` (username or email taken, case-insensitive).
- * After commit, call `mailer.deliver(db, outboxId)` and read the answer with `findUserDto`.
+ * After commit, call `mailer.deliver(db, outboxId)` and read the answer with `findUserDto`
+ * (`inviteUser` does both for a route).
  */
-export async function createUser(
+export async function createUserIn(
   tx: Db,
   actor: Actor,
   input: CreateUserBody,
@@ -133,9 +117,9 @@ export async function createUser(
   options: CreateUserOptions = { allowNewOrganization: true },
 ): Promise<CreatedUser> {
   const parsed = createUserBodySchema.safeParse(input);
-  if (!parsed.success) throw firstIssue(parsed.error.issues);
+  if (!parsed.success) throw invalidInput(parsed.error.issues);
   const data = parsed.data;
-  const scope = actorScope(actor);
+  const scope = tenantScope(actor);
 
   let org = await findOrganizationById(tx, data.organizationId);
   let organizationCreated = false;
@@ -143,7 +127,7 @@ export async function createUser(
     if (scope !== null && org.id !== scope) throw notFound(messages.users.organizationNotFound);
   } else {
     // One answer for an unknown id and another tenant's, so neither reveals which ids exist.
-    if (!options.allowNewOrganization || !actorCan(actor, 'organizations', 'CREATE')) {
+    if (!options.allowNewOrganization || !can(actor, 'organizations', 'CREATE')) {
       throw notFound(messages.users.organizationNotFound);
     }
     organizationCreated = await insertOrganizationIfMissing(tx, {
@@ -211,7 +195,7 @@ export async function createUser(
 /** A user of the actor's tenant, or 404 (never 403: another tenant's user must not be revealed). */
 async function userInScope(db: Db, actor: Actor, userId: string) {
   const record = await findUserRecord(db, userId);
-  const scope = actorScope(actor);
+  const scope = tenantScope(actor);
   if (!record || (scope !== null && record.user.organizationId !== scope)) {
     throw notFound(messages.users.notFound);
   }
@@ -229,9 +213,9 @@ async function assertManageable(db: Db, actor: Actor, roleId: string) {
  * PUT /api/auth/users/:id. One's own record: username, fullName and mobileNo always; everything
  * else, and any other user, needs User Management UPDATE (and the tenant). Email never changes.
  */
-export async function updateUser(tx: Db, actor: Actor, userId: string, body: UpdateUserBody) {
+async function updateUserIn(tx: Db, actor: Actor, userId: string, body: UpdateUserBody) {
   const own = userId === actor.userId;
-  const mayManage = actorCan(actor, 'users', 'UPDATE');
+  const mayManage = can(actor, 'users', 'UPDATE');
   if (!own && !mayManage) throw forbidden();
   const { user, roleName } = await userInScope(tx, actor, userId);
 
@@ -303,7 +287,7 @@ export async function updateUser(tx: Db, actor: Actor, userId: string, body: Upd
  * PUT /api/auth/users/:id/activate and /deactivate: `isActive` (and so `enabled`) set; deactivation
  * ends every session of the user at once. Nobody deactivates themselves.
  */
-export async function setUserActive(tx: Db, actor: Actor, userId: string, active: boolean) {
+async function setUserActiveIn(tx: Db, actor: Actor, userId: string, active: boolean) {
   const { user } = await userInScope(tx, actor, userId);
   if (!active && user.id === actor.userId) throw forbidden(messages.users.cannotDeactivateSelf);
   if (user.id !== actor.userId) await assertManageable(tx, actor, user.roleId);
@@ -321,7 +305,7 @@ export async function setUserActive(tx: Db, actor: Actor, userId: string, active
 }
 
 /** POST /api/auth/users/:id/resend-invite: a new link (the old one stops working) for a user without a password. */
-export async function resendInvite(tx: Db, actor: Actor, userId: string, delivery: InviteDelivery) {
+async function resendInviteIn(tx: Db, actor: Actor, userId: string, delivery: InviteDelivery) {
   const { user } = await userInScope(tx, actor, userId);
   if (user.passwordHash !== null) throw conflict(messages.users.inviteAlreadyAccepted);
   await assertManageable(tx, actor, user.roleId);
@@ -342,14 +326,49 @@ export async function resendInvite(tx: Db, actor: Actor, userId: string, deliver
   return { outboxId };
 }
 
+// What the routes call: each opens its own transaction, and sends its mail once it has committed.
+
+function inviteDelivery(app: FastifyInstance): InviteDelivery {
+  return { mailer: app.mailer, baseUrl: app.env.publicOrigin };
+}
+
+/** POST /api/auth/users and register: the new user's id, the invite email sent. */
+export async function inviteUser(
+  app: FastifyInstance,
+  actor: Actor,
+  input: CreateUserBody,
+  options: CreateUserOptions,
+): Promise<string> {
+  const created = await app.db.transaction((tx) =>
+    createUserIn(tx, actor, input, inviteDelivery(app), options),
+  );
+  await app.mailer.deliver(app.db, created.outboxId);
+  return created.user.id;
+}
+
+export async function updateUser(app: FastifyInstance, actor: Actor, userId: string, body: UpdateUserBody) {
+  await app.db.transaction((tx) => updateUserIn(tx, actor, userId, body));
+}
+
+export async function setUserActive(app: FastifyInstance, actor: Actor, userId: string, active: boolean) {
+  await app.db.transaction((tx) => setUserActiveIn(tx, actor, userId, active));
+}
+
+export async function resendInvite(app: FastifyInstance, actor: Actor, userId: string) {
+  const { outboxId } = await app.db.transaction((tx) =>
+    resendInviteIn(tx, actor, userId, inviteDelivery(app)),
+  );
+  await app.mailer.deliver(app.db, outboxId);
+}
+
 function filterFor(actor: Actor, query: UserFilterQuery): UserFilter {
-  const scope = actorScope(actor);
-  // Naming another tenant answers as if it did not exist (DECISIONS.md), for the list and the export.
+  const scope = tenantScope(actor);
+  // Naming another tenant answers as if it did not exist, for the list and the export.
   if (scope !== null && query.organizationId !== undefined && query.organizationId !== scope) {
     throw notFound(messages.users.organizationNotFound);
   }
   return {
-    scope: actorScope(actor),
+    scope: tenantScope(actor),
     organizationId: query.organizationId,
     search: query.search,
     role: query.role,
