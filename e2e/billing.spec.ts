@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { apiAs, expect, latestMailTo, linkIn, login, test } from './fixtures';
+import { apiAs, expect, latestMailTo, linkIn, login, tenCreditsSubscription, test } from './fixtures';
 
 /**
  * Billing flows: the super administrator's invite → subscription → manual payment (one server
@@ -120,15 +120,7 @@ test.describe('billing', () => {
             client: `Buyer ${tag}`,
             organizationId: randomUUID(),
           },
-          subscription: {
-            totalInterviewCredits: 10,
-            interviewCreditsPricePaise: 10_000,
-            taxRateBp: 1800,
-            subTotalPaise: 100_000,
-            totalAmountPaise: 100_000,
-            grandTotalAmountPaise: 118_000,
-            demoTrials: 0,
-          },
+          subscription: tenCreditsSubscription(0),
         },
         { 'Idempotency-Key': `e2e-${tag}` },
       );

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import type { Locator, Page, Request } from '@playwright/test';
 import { FEATURES, messages } from '@portal/shared';
 import { PAGE_ACCESS } from '../apps/web/src/lib/page-access';
-import { apiAs, expect, latestMailTo, linkIn, login, SUPER_ADMIN, test } from './fixtures';
+import {
+  apiAs,
+  expect,
+  latestMailTo,
+  linkIn,
+  login,
+  SUPER_ADMIN,
+  tenCreditsSubscription,
+  test,
+} from './fixtures';
 
 /**
  * Issue 21, "Never offer what the server will refuse": every page of the route table, and every
@@ -739,15 +748,7 @@ test.describe('every action', () => {
         '/auth/onboarding',
         {
           user: { username: ADMIN.username, email: ADMIN.email, mobileNo: '9876543210', ...ORG },
-          subscription: {
-            totalInterviewCredits: 10,
-            interviewCreditsPricePaise: 10_000,
-            taxRateBp: 1800,
-            subTotalPaise: 100_000,
-            totalAmountPaise: 100_000,
-            grandTotalAmountPaise: 118_000,
-            demoTrials: 2,
-          },
+          subscription: tenCreditsSubscription(),
           payment: {
             transactionId: `UTR-CRAWL-${tag}`,
             paymentMethod: 'upi',

@@ -64,6 +64,19 @@ interface Mail {
 }
 
 /** The newest email sent to an address (the portal writes them to MAIL_DIR in the browser tests). */
+/** A subscription of 10 credits at ₹100 each with 18 % GST (₹1,180), as POST /auth/onboarding takes it. */
+export function tenCreditsSubscription(demoTrials = 2) {
+  return {
+    totalInterviewCredits: 10,
+    interviewCreditsPricePaise: 10_000,
+    taxRateBp: 1800,
+    subTotalPaise: 100_000,
+    totalAmountPaise: 100_000,
+    grandTotalAmountPaise: 118_000,
+    demoTrials,
+  };
+}
+
 export async function latestMailTo(address: string, timeoutMs = 10_000): Promise<Mail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
-import { apiAs, expect, latestMailTo, linkIn } from './fixtures';
+import { apiAs, expect, latestMailTo, linkIn, tenCreditsSubscription } from './fixtures';
 
 /**
  * One tenant with each kind of user, built through the API for the specs that visit every screen as
@@ -92,15 +92,7 @@ async function onboardAdmin({ tag, admin: ADMIN }: ScenarioPlan) {
           client: ADMIN.client,
           organizationId: ADMIN.organizationId,
         },
-        subscription: {
-          totalInterviewCredits: 10,
-          interviewCreditsPricePaise: 10_000,
-          taxRateBp: 1800,
-          subTotalPaise: 100_000,
-          totalAmountPaise: 100_000,
-          grandTotalAmountPaise: 118_000,
-          demoTrials: 2,
-        },
+        subscription: tenCreditsSubscription(),
         payment: {
           transactionId: `UTR-${tag}`,
           paymentMethod: 'upi',

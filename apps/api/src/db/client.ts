@@ -110,7 +110,20 @@ async function startEmbedded(dataDir: string | undefined, onExit?: (error: Error
   worker.on('error', (error) => {
     if (!stopping) onExit?.(error);
   });
-  const pool = new pg.Pool({ host: socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1 });
+  // The one connection is kept while idle; when it is replaced (it broke), the new one starts clean:
+  // PGlite is one session for every connection, so it still holds the old connection's transaction
+  // and prepared statements, which the driver would prepare again by name ("already exists").
+  const pool = new pg.Pool({
+    host: socketDir,
+    port: 5432,
+    user: 'postgres',
+    database: 'postgres',
+    max: 1,
+    idleTimeoutMillis: 0,
+  });
+  pool.on('connect', (client) => {
+    client.query('rollback; deallocate all').catch(() => undefined);
+  });
   const stop = async () => {
     stopping = true;
     const closed = new Promise((resolve) => worker.once('message', resolve));

@@ -22,7 +22,7 @@ export const DEFAULT_HASH_COST: HashCost = { memoryCost: 19_456, timeCost: 2 };
 /**
  * At most one Argon2id hash or verify per core at once, the rest queued in order: each takes its
  * 19 MiB and about 9 ms of a core, so more at once would only take turns and evict each other's
- * memory (docs/decisions/008).
+ * memory (docs/decisions/018).
  */
 export const CONCURRENT_HASHES = availableParallelism();
 const inTurn = pLimit(CONCURRENT_HASHES);

@@ -25,6 +25,8 @@ type Params = Record<string, string | number | boolean | null | undefined>;
 interface RequestOptions {
   params?: Params;
   headers?: Record<string, string>;
+  /** The error's message when a refusal's body carries none (default: messages.common.unexpected). */
+  fallbackMessage?: string;
 }
 
 const REFRESH_PATH = '/auth/auth-session/refresh-token';
@@ -124,12 +126,17 @@ export function refreshSession(): Promise<void> {
   return refreshInFlight;
 }
 
-async function request<T>(
+/**
+ * Sends a request; a 401 (outside sign-in and refresh) refreshes the session once and replays it.
+ * Every call of the API goes through here: JSON, downloads and sign-in alike. Throws ApiError for an
+ * answer that is not ok, or none.
+ */
+async function respond(
   method: string,
   path: string,
-  body?: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
+  body: unknown,
+  options: RequestOptions,
+): Promise<Response> {
   let response = await send(method, path, body, options);
   if (response.status === 401 && !NO_REFRESH_PATHS.includes(path)) {
     try {
@@ -141,11 +148,21 @@ async function request<T>(
     }
     response = await send(method, path, body, options);
   }
-  const parsed = await parse(response);
   if (!response.ok) {
-    throw new ApiError(response.status, messageFromBody(parsed) ?? messages.common.unexpected, parsed);
+    const parsed = await parse(response);
+    const fallback = options.fallbackMessage ?? messages.common.unexpected;
+    throw new ApiError(response.status, messageFromBody(parsed) ?? fallback, parsed);
   }
-  return parsed as T;
+  return response;
+}
+
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  return (await parse(await respond(method, path, body, options))) as T;
 }
 
 function filenameFrom(response: Response, fallback: string): string {
@@ -161,17 +178,15 @@ export const api = {
   put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, body, options),
   delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
 
-  /** Downloads a file the server generates (exports), through the same refresh logic. */
+  /** The answer's body with its headers, for the few calls that read a header (sign-in). */
+  async withHeaders<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}) {
+    const response = await respond(method, path, body, options);
+    return { body: (await parse(response)) as T, headers: response.headers };
+  },
+
+  /** Downloads a file the server generates (exports). */
   async download(path: string, params: Params, fallbackFilename: string): Promise<void> {
-    let response = await send('GET', path, undefined, { params });
-    if (response.status === 401) {
-      await refreshSession();
-      response = await send('GET', path, undefined, { params });
-    }
-    if (!response.ok) {
-      const parsed = await parse(response);
-      throw new ApiError(response.status, messageFromBody(parsed) ?? messages.common.unexpected, parsed);
-    }
+    const response = await respond('GET', path, undefined, { params });
     const blob = await response.blob();
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');

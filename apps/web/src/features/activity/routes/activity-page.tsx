@@ -78,7 +78,7 @@ export function ActivityPage() {
             <CircularProgress size={24} aria-label={messages.common.loading} />
           </Box>
         ) : (
-          <ActivityFeedList items={feed.data?.data ?? []} />
+          <ActivityFeedList items={feed.data?.items ?? []} />
         )}
         <ListPagination
           count={feed.data?.meta.total ?? 0}

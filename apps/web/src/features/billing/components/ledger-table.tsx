@@ -38,7 +38,7 @@ const COLUMNS: DataColumn<LedgerEntry>[] = [
 export function LedgerTable() {
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
-  const ledger = useLedger(page + 1, pageSize);
+  const ledger = useLedger({ page: page + 1, pageSize });
 
   return (
     <Paper sx={{ p: 3 }}>
@@ -49,7 +49,7 @@ export function LedgerTable() {
         label={labels.ledger}
         size="small"
         columns={COLUMNS}
-        rows={ledger.data?.entries ?? []}
+        rows={ledger.data?.items ?? []}
         rowKey={(e) => e.id}
         loading={ledger.isPending}
         error={

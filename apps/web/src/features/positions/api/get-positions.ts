@@ -1,6 +1,5 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiPage, Position, PositionStatus } from '@portal/shared';
-import { api } from '../../../lib/api-client';
+import type { Position, PositionStatus } from '@portal/shared';
+import { pagedList } from '../../../lib/paged-list';
 
 export interface PositionsParams {
   page: number;
@@ -9,21 +8,10 @@ export interface PositionsParams {
   status?: PositionStatus | undefined;
 }
 
-export function getPositions(params: PositionsParams): Promise<ApiPage<Position>> {
-  return api.get<ApiPage<Position>>('/auth/positions', {
-    params: { page: params.page, pageSize: params.pageSize, search: params.search, status: params.status },
-  });
-}
-
 export const positionsQueryKey = ['positions'] as const;
 
-export const positionsQuery = (params: PositionsParams) =>
-  queryOptions({
-    queryKey: [...positionsQueryKey, 'list', params],
-    queryFn: () => getPositions(params),
-    placeholderData: keepPreviousData,
-  });
-
-export function usePositions(params: PositionsParams, options: { enabled?: boolean } = {}) {
-  return useQuery({ ...positionsQuery(params), enabled: options.enabled ?? true });
-}
+export const positions = pagedList<Position, PositionsParams>({
+  key: positionsQueryKey,
+  path: '/auth/positions',
+});
+export const usePositions = positions.useList;

@@ -164,7 +164,7 @@ export function PositionsPage() {
         <DataTable
           label={messages.positions.title}
           columns={columns}
-          rows={positions.data?.data ?? []}
+          rows={positions.data?.items ?? []}
           rowKey={(p) => p.id}
           loading={positions.isPending}
           error={

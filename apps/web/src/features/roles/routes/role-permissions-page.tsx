@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -84,14 +85,30 @@ export function RolePermissionsPage() {
 
 type Row = ReturnType<typeof viewOnlyPermissions>[number];
 
-function deleteMark(row: Row) {
-  return row.deleteDisabledSpecial ? (
-    <Typography variant="caption" color="text.secondary">
-      {messages.roles.notAvailable}
-    </Typography>
-  ) : (
-    <PermissionMark allowed={row.delete} label={`${row.name} ${messages.roles.cancelDelete}`} />
+/** A module's three marks, each with its column's name; Cancel/Delete is not offered on the Dashboard. */
+function marksOf(row: Row): { column: string; mark: ReactNode; isCheckbox: boolean }[] {
+  const mark = (allowed: boolean, column: string) => (
+    <PermissionMark allowed={allowed} label={`${row.name} ${column}`} />
   );
+  return [
+    { column: messages.roles.view, mark: mark(row.view, messages.roles.view), isCheckbox: true },
+    {
+      column: messages.roles.createEdit,
+      mark: mark(row.createEdit, messages.roles.createEdit),
+      isCheckbox: true,
+    },
+    {
+      column: messages.roles.cancelDelete,
+      mark: row.deleteDisabledSpecial ? (
+        <Typography variant="caption" color="text.secondary">
+          {messages.roles.notAvailable}
+        </Typography>
+      ) : (
+        mark(row.delete, messages.roles.cancelDelete)
+      ),
+      isCheckbox: !row.deleteDisabledSpecial,
+    },
+  ];
 }
 
 function PermissionTable({ rows }: { rows: Row[] }) {
@@ -119,13 +136,11 @@ function PermissionTable({ rows }: { rows: Row[] }) {
                   {row.description}
                 </Typography>
               </TableCell>
-              <TableCell align="center" padding="checkbox">
-                <PermissionMark allowed={row.view} label={`${row.name} ${messages.roles.view}`} />
-              </TableCell>
-              <TableCell align="center" padding="checkbox">
-                <PermissionMark allowed={row.createEdit} label={`${row.name} ${messages.roles.createEdit}`} />
-              </TableCell>
-              <TableCell align="center">{deleteMark(row)}</TableCell>
+              {marksOf(row).map(({ column, mark, isCheckbox }) => (
+                <TableCell key={column} align="center" padding={isCheckbox ? 'checkbox' : 'normal'}>
+                  {mark}
+                </TableCell>
+              ))}
             </TableRow>
           ))}
         </TableBody>
@@ -154,25 +169,13 @@ function PermissionBlocks({ rows }: { rows: Row[] }) {
           <Typography variant="caption" color="text.secondary">
             {row.description}
           </Typography>
-          {(
-            [
-              [
-                messages.roles.view,
-                <PermissionMark key="v" allowed={row.view} label={`${row.name} ${messages.roles.view}`} />,
-              ],
-              [
-                messages.roles.createEdit,
-                <PermissionMark
-                  key="c"
-                  allowed={row.createEdit}
-                  label={`${row.name} ${messages.roles.createEdit}`}
-                />,
-              ],
-              [messages.roles.cancelDelete, deleteMark(row)],
-            ] as const
-          ).map(([label, mark]) => (
-            <Stack key={label} direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-              <Typography variant="body2">{label}</Typography>
+          {marksOf(row).map(({ column, mark }) => (
+            <Stack
+              key={column}
+              direction="row"
+              sx={{ alignItems: 'center', justifyContent: 'space-between' }}
+            >
+              <Typography variant="body2">{column}</Typography>
               {mark}
             </Stack>
           ))}

@@ -114,7 +114,7 @@ export function RolesListPage() {
         <DataTable
           label={messages.roles.title}
           columns={columns}
-          rows={roles.data?.roles ?? []}
+          rows={roles.data?.items ?? []}
           rowKey={(role) => role.id}
           loading={roles.isPending}
           error={roles.isError ? extractErrorMessage(roles.error, messages.fallback.fetchRoles) : undefined}

@@ -36,7 +36,7 @@ export function SupportPage() {
   const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const canRead = can('support', 'READ');
   const canCreate = can('support', 'CREATE');
-  const tickets = useTickets({ page: page + 1, pageSize, search: search || undefined }, canRead);
+  const tickets = useTickets({ page: page + 1, pageSize, search: search || undefined }, { enabled: canRead });
   const setStatus = useSetTicketStatus();
   const deleteTicket = useDeleteTicket();
   const exportTickets = useExportTickets();
@@ -171,7 +171,7 @@ export function SupportPage() {
             label={messages.support.raisedTickets}
             size="small"
             columns={columns}
-            rows={tickets.data?.tickets ?? []}
+            rows={tickets.data?.items ?? []}
             rowKey={(ticket) => ticket.id}
             isSelected={(ticket) => viewing?.id === ticket.id}
             loading={tickets.isPending}

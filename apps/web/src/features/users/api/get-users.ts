@@ -1,6 +1,5 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiPage, PageMeta, User } from '@portal/shared';
-import { api } from '../../../lib/api-client';
+import type { User } from '@portal/shared';
+import { pagedList } from '../../../lib/paged-list';
 
 export interface UsersParams {
   page: number;
@@ -14,26 +13,9 @@ export interface UsersParams {
   order?: 'asc' | 'desc';
 }
 
-/** GET /api/auth/users: one page, searched, filtered and sorted by the server. */
-export async function getUsers(params: UsersParams): Promise<{ users: User[]; meta: PageMeta }> {
-  const body = await api.get<ApiPage<User>>('/auth/users', { params: { ...params } });
-  const users = Array.isArray(body.data) ? body.data : [];
-  return {
-    users,
-    meta: body.meta ?? { page: params.page, pageSize: params.pageSize, total: users.length },
-  };
-}
-
 /** Every users query starts with this key; a change invalidates them all. */
 export const usersQueryKey = ['users'] as const;
 
-export const usersQuery = (params: UsersParams) =>
-  queryOptions({
-    queryKey: [...usersQueryKey, 'list', params],
-    queryFn: () => getUsers(params),
-    placeholderData: keepPreviousData,
-  });
-
-export function useUsers(params: UsersParams, options: { enabled?: boolean } = {}) {
-  return useQuery({ ...usersQuery(params), enabled: options.enabled ?? true });
-}
+/** GET /api/auth/users: one page, searched, filtered and sorted by the server. */
+export const users = pagedList<User, UsersParams>({ key: usersQueryKey, path: '/auth/users' });
+export const useUsers = users.useList;

@@ -168,7 +168,7 @@ export function UsersListPage() {
         <DataTable
           label={messages.users.title}
           columns={COLUMNS}
-          rows={users.data?.users ?? []}
+          rows={users.data?.items ?? []}
           rowKey={(u) => u.id}
           loading={users.isPending}
           error={users.isError ? extractErrorMessage(users.error, messages.fallback.fetchUsers) : undefined}
