@@ -233,10 +233,8 @@ async function uploadUntil(base: string, cookie: string, file: string, until: nu
   while (Date.now() < until) {
     const { stdout } = await execFileAsync('curl', [
       '--silent',
-      '--output',
-      '/dev/null',
       '--write-out',
-      '%{http_code}',
+      '\n%{http_code}',
       '--header',
       `cookie: ${cookie}`,
       '--header',
@@ -247,7 +245,8 @@ async function uploadUntil(base: string, cookie: string, file: string, until: nu
       `file=@${file};type=application/pdf`,
       `${base}/api/auth/support/tickets`,
     ]);
-    if (!stdout.startsWith('2')) throw new Error(`a bench upload answered ${stdout}`);
+    const status = stdout.slice(stdout.lastIndexOf('\n') + 1);
+    if (!status.startsWith('2')) throw new Error(`a bench upload answered ${stdout.slice(0, 500)}`);
     stored++;
   }
   return stored;
