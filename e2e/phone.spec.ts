@@ -90,7 +90,15 @@ async function check(page: Page, who: string, screen: string, options: CheckOpti
   if (options.disableRules) axe.disableRules(options.disableRules);
   expect.soft(summarize((await axe.analyze()).violations), `axe: ${where}`).toEqual([]);
   // After axe, since a menu left open would change what it sees; overlays have no rows.
-  if (!options.ready) await checkRowMenus(page, where);
+  if (!options.ready) {
+    await checkRowMenus(page, where);
+    // A list's pager: its arrows on screen, not cut off at the card's edge.
+    for (const arrow of await page
+      .getByRole('main')
+      .getByRole('button', { name: /^Go to (next|previous) page$/ })
+      .all())
+      await expectOnScreenWidth(arrow, `${where}: ${await arrow.getAttribute('aria-label')}`);
+  }
 }
 
 async function visit(page: Page, who: string, screen: string, path: string) {

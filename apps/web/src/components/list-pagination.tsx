@@ -31,6 +31,9 @@ export function ListPagination({
       rowsPerPage={pageSize}
       rowsPerPageOptions={[...pageSizes]}
       onRowsPerPageChange={onPageSizeChange && ((event) => onPageSizeChange(Number(event.target.value)))}
+      // On a phone the page-size choice, the range and the arrows do not fit on one line: the arrows
+      // move to the next one instead of being cut off at the card's edge.
+      sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', rowGap: 0.5 } }}
     />
   );
 }
