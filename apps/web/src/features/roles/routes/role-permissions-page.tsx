@@ -85,6 +85,19 @@ export function RolePermissionsPage() {
 
 type Row = ReturnType<typeof viewOnlyPermissions>[number];
 
+function ModuleName({ row }: { row: Row }) {
+  return (
+    <>
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {row.name}
+      </Typography>
+      <Typography variant="caption" color="text.secondary">
+        {row.description}
+      </Typography>
+    </>
+  );
+}
+
 /** A module's three marks, each with its column's name; Cancel/Delete is not offered on the Dashboard. */
 function marksOf(row: Row): { column: string; mark: ReactNode; isCheckbox: boolean }[] {
   const mark = (allowed: boolean, column: string) => (
@@ -129,12 +142,7 @@ function PermissionTable({ rows }: { rows: Row[] }) {
           {rows.map((row) => (
             <TableRow key={row.featureId}>
               <TableCell>
-                <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                  {row.name}
-                </Typography>
-                <Typography variant="caption" color="text.secondary">
-                  {row.description}
-                </Typography>
+                <ModuleName row={row} />
               </TableCell>
               {marksOf(row).map(({ column, mark, isCheckbox }) => (
                 <TableCell key={column} align="center" padding={isCheckbox ? 'checkbox' : 'normal'}>
@@ -163,12 +171,7 @@ function PermissionBlocks({ rows }: { rows: Row[] }) {
             '&:not(:last-of-type)': { borderBottom: 1, borderColor: 'divider' },
           }}
         >
-          <Typography variant="body2" sx={{ fontWeight: 600 }}>
-            {row.name}
-          </Typography>
-          <Typography variant="caption" color="text.secondary">
-            {row.description}
-          </Typography>
+          <ModuleName row={row} />
           {marksOf(row).map(({ column, mark }) => (
             <Stack
               key={column}
