@@ -27,5 +27,5 @@ export function renderAt(
       </SnackbarProvider>
     </QueryClientProvider>,
   );
-  return { ...view, router };
+  return { ...view, router, queryClient };
 }

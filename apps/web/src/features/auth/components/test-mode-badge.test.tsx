@@ -1,8 +1,6 @@
-import { render, screen, waitFor } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import type { ComponentType } from 'react';
+import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderAt } from '../../../test/render-at';
 import { portalConfigQuery, type PortalConfig } from '../api/get-config';
 import { ForgotPasswordPage } from '../routes/forgot-password-page';
 import { LoginPage } from '../routes/login-page';
@@ -32,16 +30,6 @@ function serveConfig(paymentProvider: PortalConfig['paymentProvider']) {
   });
 }
 
-function renderAt(Page: ComponentType, path: string, queryClient = new QueryClient()) {
-  const router = createMemoryRouter([{ path: '*', Component: Page }], { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return queryClient;
-}
-
 beforeEach(() => vi.clearAllMocks());
 
 describe('the test-mode marker on the signed-out screens', () => {
@@ -51,7 +39,7 @@ describe('the test-mode marker on the signed-out screens', () => {
     ['reset password', ResetPasswordPage, '/auth/reset-password?token=t0ken'],
   ])('shows on %s when payments go through the sandbox, with its explanation', async (_, Page, path) => {
     serveConfig('sandbox');
-    renderAt(Page, path);
+    renderAt(<Page />, { route: '*', path });
 
     const marker = await screen.findByText(TEST_MODE_LABEL);
     expect(marker.textContent).toBe('Test mode');
@@ -64,7 +52,7 @@ describe('the test-mode marker on the signed-out screens', () => {
 
   it('does not show when payments go through Razorpay', async () => {
     serveConfig('razorpay');
-    const queryClient = renderAt(LoginPage, '/auth/login');
+    const { queryClient } = renderAt(<LoginPage />, { route: '*', path: '/auth/login' });
 
     await waitFor(() => expect(queryClient.getQueryData(portalConfigQuery.queryKey)).toBeDefined());
     expect(screen.getByRole('heading', { name: 'Sign in' })).toBeTruthy();
@@ -74,13 +62,11 @@ describe('the test-mode marker on the signed-out screens', () => {
   it('reads the config once, however many markers are on screen', async () => {
     serveConfig('sandbox');
     renderAt(
-      () => (
-        <main>
-          <TestModeBadge />
-          <TestModeBadge />
-        </main>
-      ),
-      '/',
+      <main>
+        <TestModeBadge />
+        <TestModeBadge />
+      </main>,
+      { route: '*', path: '/' },
     );
 
     expect(await screen.findAllByText(TEST_MODE_LABEL)).toHaveLength(2);
