@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SQL injection scan (issue 7 "Proof", long mode: `SECURITY_LONG=1 npm test`).
+# SQL injection scan (issue 7 "Proof"): `npm run test:sqlmap`, up to 25 minutes per route.
 # Starts a throwaway portal on loopback (temporary DATA_DIR, free port, known super administrator),
 # signs in for the session cookies and the CSRF token, and runs sqlmap at --level=5 --risk=3 against
 # the sign-in (JSON body), the users list and the roles routes. Fails if sqlmap reports any injectable
@@ -31,8 +31,10 @@ trap cleanup EXIT
 port="$(node -e "const s=require('net').createServer();s.listen(0,'$HOST',()=>{console.log(s.address().port);s.close()})")"
 base="http://$HOST:$port"
 
-# Sign-in attempts per address are many during the scan; everything else is the production setup.
+# Sign-in attempts per address are many during the scan; everything else is the production setup, with
+# the sandbox's payments (no card provider to reach) and the scan's own address as the public one.
 PORT="$port" HOST="$HOST" DATA_DIR="$work/data" DATABASE_URL="" LOG_LEVEL=warn NODE_ENV=production \
+  PUBLIC_URL="$base" PAYMENT_PROVIDER=sandbox \
   ADMIN_EMAIL="$ADMIN_EMAIL" ADMIN_PASSWORD="$ADMIN_PASSWORD" LOGIN_ATTEMPTS_PER_ADDRESS=1000000 \
   node --import tsx apps/api/src/server.ts >"$work/server.log" 2>&1 &
 server_pid=$!

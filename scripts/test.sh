@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: every check and test of the project, from a fresh clone.
+# `npm test`: every check and test of the project, from a fresh clone. `npm run test:long` (TEST_LONG=1)
+# adds the browser tours of every screen and control, the timing measurements and the long fuzz and fault
+# runs (docs/decisions/019). The SQL injection scan is `npm run test:sqlmap`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export CI="${CI:-}"
@@ -21,19 +23,18 @@ step "Node versions" && { node scripts/check-engines.mjs || status=1; }
 step "Lint" && { npm run lint --silent || status=1; }
 step "Type check" && { npm run typecheck --silent || status=1; }
 
+# The long mode's timing tests compare medians of a few milliseconds: one file at a time, beside nothing.
+workers=()
+[ "${TEST_LONG:-}" = 1 ] && workers=(--maxWorkers=1)
+
 step "Unit and API tests (API on embedded PGlite)"
-npx vitest run --reporter=default --reporter=json --outputFile="$reports/vitest-pglite.json" || status=1
+npx vitest run "${workers[@]}" --reporter=default --reporter=json --outputFile="$reports/vitest-pglite.json" || status=1
 
 if node scripts/postgres-available.mjs; then
   step "API tests on PostgreSQL"
-  TEST_DATABASE=postgres npx vitest run --project api --reporter=default --reporter=json --outputFile="$reports/vitest-postgres.json" || status=1
+  TEST_DATABASE=postgres npx vitest run "${workers[@]}" --project api --reporter=default --reporter=json --outputFile="$reports/vitest-postgres.json" || status=1
 else
   step "PostgreSQL not reachable: API suites ran on PGlite only"
-fi
-
-if [ "${SECURITY_LONG:-}" = 1 ]; then
-  step "SQL injection scan (sqlmap --level=5 --risk=3, long mode)"
-  bash scripts/sqlmap.sh || status=1
 fi
 
 step "Build the web app" && { npm run build -w apps/web --silent || status=1; }

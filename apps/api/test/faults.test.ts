@@ -15,22 +15,14 @@ import { loadEnv } from '../src/env.js';
 import { createPasswordHasher } from '../src/lib/passwords.js';
 import { sha256Hex } from '../src/lib/tokens.js';
 import { onboardingBody } from '../src/modules/billing/test-helpers.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  createScratchPostgresDatabase,
-  Session,
-  signIn,
-  TEST_HASH_COST,
-} from './harness.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, LONG_MODE, Session, signIn, TEST_HASH_COST } from './harness.js';
+import { createPostgresDatabase, usePostgres } from './test-database.js';
 import { killPortals, startPortal } from './portal-process.js';
 
 /**
  * Issue 7 "Proof", faults: the database connection cut at every statement of an onboarding, two API
  * processes on one PostgreSQL, and the embedded portal stopped with SIGTERM under load.
  */
-const LONG = process.env.SECURITY_LONG === '1';
-const onPostgres = process.env.TEST_DATABASE === 'postgres';
 
 /** A portal app over `database`, as server.ts builds it (no SESSION_SECRET: the secret is shared through the database). */
 async function portal(
@@ -181,7 +173,7 @@ function cuttingPool(url: string) {
   };
 }
 
-describe.skipIf(!onPostgres)('faults on PostgreSQL', () => {
+describe.skipIf(!usePostgres)('faults on PostgreSQL', () => {
   describe('the database connection ends at each statement of an onboarding', () => {
     let scratch: { url: string; drop: () => Promise<void> };
     let cutter: ReturnType<typeof cuttingPool>;
@@ -191,7 +183,7 @@ describe.skipIf(!onPostgres)('faults on PostgreSQL', () => {
     let root: Session;
 
     beforeAll(async () => {
-      scratch = await createScratchPostgresDatabase();
+      scratch = await createPostgresDatabase();
       await migratedAndSeeded(scratch.url);
       cutter = cuttingPool(scratch.url);
       database = await openDatabase({ pool: cutter.pool });
@@ -208,8 +200,8 @@ describe.skipIf(!onPostgres)('faults on PostgreSQL', () => {
     });
 
     it(
-      `fails cleanly, leaves no partial records, and the retry with the same key creates one of each (${LONG ? 25 : 3} attempts per step)`,
-      async () => {
+      `fails cleanly, leaves no partial records, and the retry with the same key creates one of each (${LONG_MODE ? 25 : 3} attempts per step)`,
+      async ({ task }) => {
         // Count the statements of one successful onboarding (session check, key claim, the transaction,
         // the invite email after commit).
         const probe = onboardingBody({ withPayment: true });
@@ -225,7 +217,7 @@ describe.skipIf(!onPostgres)('faults on PostgreSQL', () => {
         const steps = cutter.state.seen.slice();
         expect(steps.length).toBeGreaterThan(10);
 
-        const attempts = LONG ? 25 : 3;
+        const attempts = LONG_MODE ? 25 : 3;
         const modes: CutMode[] = ['terminate', 'destroy', 'in-flight'];
         const outcome = { failedClean: 0, acknowledged: 0, committedButUnacknowledged: 0, retries: 0 };
         const acknowledgedSteps = new Set<number>();
@@ -279,14 +271,13 @@ describe.skipIf(!onPostgres)('faults on PostgreSQL', () => {
         // No connection was lost to the pool: every client is back (idle) or gone, none left checked out.
         expect(cutter.pool.totalCount - cutter.pool.idleCount).toBe(0);
         expect(cutter.pool.waitingCount).toBe(0);
-        console.info(
-          `[figures] connection cut during onboarding (postgres): ${steps.length} statements x ${attempts} attempts = ${steps.length * attempts} cut requests (modes ${modes.join('/')}): ` +
-            `${outcome.failedClean} failed with no rows, ${outcome.committedButUnacknowledged} lost the answer of a committed COMMIT, ` +
-            `${outcome.acknowledged} acknowledged (cut after commit, steps ${[...acknowledgedSteps].join(',') || 'none'}); ` +
-            `${outcome.retries} retries all 201 with exactly 1 organization, 1 user, 1 subscription, 1 payment, 2 ledger entries, 1 invite. Statements: ${steps.map((s, i) => `${i + 1}:${s.slice(0, 40)}`).join(' | ')}`,
-        );
+        task.meta.figures = {
+          statements: steps.length,
+          cutRequests: steps.length * attempts,
+          ...outcome,
+        };
       },
-      LONG ? 1_200_000 : 300_000,
+      LONG_MODE ? 1_200_000 : 300_000,
     );
   });
 
@@ -298,7 +289,7 @@ describe.skipIf(!onPostgres)('faults on PostgreSQL', () => {
     let b: FastifyInstance;
 
     beforeAll(async () => {
-      scratch = await createScratchPostgresDatabase();
+      scratch = await createPostgresDatabase();
       await migratedAndSeeded(scratch.url);
       dbA = await openDatabase({ databaseUrl: scratch.url });
       dbB = await openDatabase({ databaseUrl: scratch.url });
@@ -386,7 +377,9 @@ describe.skipIf(!onPostgres)('faults on PostgreSQL', () => {
       expect(other.statusCode).toBe(200);
     });
 
-    it('an Idempotency-Key used on one replays on the other; concurrent requests split across both create one onboarding', async () => {
+    it('an Idempotency-Key used on one replays on the other; concurrent requests split across both create one onboarding', async ({
+      task,
+    }) => {
       const onA = await signIn(a);
       const onB = sessionOn(b, onA);
       const check = new pg.Pool({ connectionString: scratch.url, max: 2 });
@@ -413,9 +406,7 @@ describe.skipIf(!onPostgres)('faults on PostgreSQL', () => {
         for (const r of replayed) expect(r.json()).toEqual(created[0]!.json());
         for (const r of busy) expect(r.json().message).toBe(messages.idempotency.inProgress);
         expect(await rowsOf(check, racing, 'two-processes-race')).toEqual(ONCE);
-        console.info(
-          `[figures] two API processes, one key, ${n} concurrent requests split across both: ${created.length} created, ${replayed.length} replayed, ${busy.length} answered 409; rows: 1 organization, 1 user, 1 subscription, 1 payment, 2 ledger entries`,
-        );
+        task.meta.figures = { requests: n, replayed: replayed.length, busy: busy.length };
       } finally {
         await check.end();
       }
@@ -481,12 +472,12 @@ class HttpClient {
   }
 }
 
-describe.skipIf(onPostgres)('embedded mode: SIGTERM under load', () => {
+describe.skipIf(usePostgres)('embedded mode: SIGTERM under load', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-sigterm-'));
   afterEach(killPortals);
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('exits 0, frees the data folder, and a restart serves every acknowledged write', async () => {
+  it('exits 0, frees the data folder, and a restart serves every acknowledged write', async ({ task }) => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const first = await startServer(dataDir, port);
@@ -577,9 +568,13 @@ describe.skipIf(onPostgres)('embedded mode: SIGTERM under load', () => {
       // ...and every acknowledged sign-in's session still works.
       for (const s of acknowledgedSessions)
         expect((await s.send('GET', '/api/auth/auth-session/me')).status).toBe(200);
-      console.info(
-        `[figures] SIGTERM under load (pglite): ${sent} writes sent by 4 writers, ${acknowledgedPositions.length} positions and ${acknowledgedSessions.length} sign-ins acknowledged and all present after restart; ${refused.length} refused with 503 while closing, ${sent - acknowledgedPositions.length - acknowledgedSessions.length - refused.length} cut off (connection closed); exit code ${code} after ${shutdownMs} ms; ${inFlightAtSignal} writes in flight at SIGTERM`,
-      );
+      task.meta.figures = {
+        writesSent: sent,
+        acknowledged: acknowledgedPositions.length + acknowledgedSessions.length,
+        refusedWhileClosing: refused.length,
+        inFlightAtSignal,
+        shutdownMs,
+      };
     } finally {
       again.child.kill('SIGTERM');
       expect(await again.exited).toBe(0);

@@ -3,6 +3,7 @@ import {
   createOrganizationDirect,
   createTestApp,
   createUserDirect,
+  LONG_MODE,
   roleIdByName,
   type TestContext,
 } from './harness.js';
@@ -13,24 +14,11 @@ import {
  * same work: count the address's request, answer. Between samples, outside the timed region, the test
  * waits for that background work, as any client waiting between two requests would.
  */
-declare module 'vitest' {
-  interface TaskMeta {
-    /** Measured figures, kept in the JSON report (.test-reports) instead of printed. */
-    figures?: Record<string, number>;
-  }
-}
-
 const SAMPLES = 60;
 const KNOWN = 'timing-known@forgot.test';
 const UNKNOWN = 'timing-unknown@forgot.test';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  const org = await createOrganizationDirect(ctx, 'Forgot Timing');
-  await createUserDirect(ctx, { email: KNOWN, roleId: await roleIdByName(ctx), organizationId: org });
-});
-afterAll(() => ctx.close());
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -46,7 +34,15 @@ async function timed(email: string): Promise<number> {
   return elapsed;
 }
 
-describe('forgot-password', () => {
+// Long mode only (`npm run test:long`): beside other suites on a shared machine, a batch can be skewed.
+describe.runIf(LONG_MODE)('forgot-password', () => {
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    const org = await createOrganizationDirect(ctx, 'Forgot Timing');
+    await createUserDirect(ctx, { email: KNOWN, roleId: await roleIdByName(ctx), organizationId: org });
+  });
+  afterAll(() => ctx.close());
+
   it(`answers a known and an unknown email in the same time: medians of ${SAMPLES} interleaved samples within 1 ms`, async ({
     task,
   }) => {
@@ -67,7 +63,6 @@ describe('forgot-password', () => {
     }
     const known = median(samples.known);
     const unknown = median(samples.unknown);
-    // Kept in the JSON report (.test-reports), not printed.
     task.meta.figures = { knownMedianMs: known, unknownMedianMs: unknown, samples: SAMPLES };
     expect(
       Math.abs(known - unknown),

@@ -1,46 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import argon2 from '@node-rs/argon2';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { CSRF_COOKIE, SYSTEM_ROLES } from '@portal/shared';
 import { eq, sql } from 'drizzle-orm';
 import { vi } from 'vitest';
 import { buildApp, type AppConfig } from '../src/app.js';
-import { openDatabase, type Database } from '../src/db/client.js';
+import type { Database } from '../src/db/client.js';
 import { roles, users } from '../src/db/schema/index.js';
-import { seed } from '../src/db/seed.js';
 import { loadEnv } from '../src/env.js';
 import { createPasswordHasher, type HashCost } from '../src/lib/passwords.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, TEST_HASH_COST, openTestDatabase } from './test-database.js';
 
-/** Cheap Argon2id parameters so suites stay fast; production uses DEFAULT_HASH_COST. */
-export const TEST_HASH_COST: HashCost = { memoryCost: 1024, timeCost: 1 };
-export const ADMIN_EMAIL = 'root@portal.test';
-export const ADMIN_PASSWORD = 'Root-Passw0rd!';
+export { ADMIN_EMAIL, ADMIN_PASSWORD, TEST_HASH_COST };
+/** `npm run test:long` (TEST_LONG=1): also the timing measurements and the long fuzz and fault loops. */
+export const LONG_MODE = process.env.TEST_LONG === '1';
 export const STRONG_PASSWORD = 'Str0ng-Passw0rd!';
 const FORBIDDEN_IN_RESPONSES = ['$argon2', 'passwordHash', 'password_hash', ADMIN_PASSWORD, STRONG_PASSWORD];
-
-/** `TEST_DATABASE=postgres` runs the suites on PostgreSQL (TEST_DATABASE_URL), one database per file. */
-const usePostgres = process.env.TEST_DATABASE === 'postgres';
-const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `portal_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(postgresUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: postgresUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 export interface TestContext {
   app: FastifyInstance;
@@ -50,22 +24,17 @@ export interface TestContext {
 }
 
 /**
- * A fresh migrated and seeded database and app, for one test file. `options.hashCost` replaces the
- * cheap test Argon2id cost (the sign-in timing test runs at the production cost); `options.env` adds
- * configuration variables (PUBLIC_URL, TRUST_PROXY, ...) to the test's own, never the caller's.
+ * A fresh migrated and seeded database (a copy of the run's template) and app, for one test file.
+ * `options.hashCost` replaces the cheap test Argon2id cost (the sign-in timing test runs at the
+ * production cost); `options.env` adds configuration variables (PUBLIC_URL, TRUST_PROXY, ...) to the
+ * test's own, never the caller's.
  */
 export async function createTestApp(
   /** Limits default to generous test values; give only the ones a test is about. */
   config: Omit<Partial<AppConfig>, 'limits'> & { limits?: Partial<AppConfig['limits']> } = {},
   options: { hashCost?: HashCost; env?: Record<string, string>; serveWeb?: boolean } = {},
 ): Promise<TestContext> {
-  const pgDb = usePostgres ? await createPostgresDatabase() : null;
-  const database = await openDatabase(pgDb ? { databaseUrl: pgDb.url } : { dataDir: 'memory://' });
-  await database.migrate();
-  await seed(database.db, createPasswordHasher(TEST_HASH_COST), {
-    email: ADMIN_EMAIL,
-    password: ADMIN_PASSWORD,
-  });
+  const { database, drop } = await openTestDatabase();
   const env = loadEnv({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -107,7 +76,7 @@ export async function createTestApp(
     close: async () => {
       await app.close();
       await database.close();
-      await pgDb?.drop();
+      await drop();
     },
   };
 }
@@ -219,11 +188,6 @@ export async function createOrganizationDirect(ctx: TestContext, name: string): 
     .values({ name })
     .returning({ id: organizations.id });
   return row!.id;
-}
-
-/** An empty PostgreSQL database of its own (TEST_DATABASE_URL's server), for suites that build their apps. */
-export function createScratchPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  return createPostgresDatabase();
 }
 
 /**

@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '@portal/shared';
 import { buildApp } from '../src/app.js';
@@ -23,6 +21,7 @@ import {
   type TestContext,
 } from './harness.js';
 import { addSubscription, createRole } from './fixtures.js';
+import { createPostgresDatabase, usePostgres } from './test-database.js';
 
 // Every API process caches who is who per `data_versions.identity` version (docs/decisions/007): these
 // tests warm the caches, change the data (through the API and behind its back, in SQL), and expect
@@ -200,9 +199,7 @@ describe('the identity version', () => {
 
 // Two API processes on one PostgreSQL: each keeps its own caches and checks them against the version
 // in every statement, so a change made through one is answered by the other at once.
-describe.runIf(process.env.TEST_DATABASE === 'postgres')('two API processes on one database', () => {
-  const base = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `portal_test_${randomBytes(6).toString('hex')}`;
+describe.runIf(usePostgres)('two API processes on one database', () => {
   const env = loadEnv({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -212,21 +209,13 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('two API processes on o
 
   afterAll(async () => {
     for (const close of closers.reverse()) await close();
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
   });
 
   it('answers a change made through the other process on the next request', async () => {
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
+    const scratch = await createPostgresDatabase();
+    closers.push(scratch.drop);
     const open = async (prepare = false) => {
-      const database = await openDatabase({ databaseUrl: url.toString() });
+      const database = await openDatabase({ databaseUrl: scratch.url });
       if (prepare) {
         await database.migrate();
         await seed(database.db, createPasswordHasher(TEST_HASH_COST), {

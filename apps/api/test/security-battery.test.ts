@@ -3,15 +3,21 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@portal/shared';
 import { isApiRoute, type RouteAccessRecord } from '../src/plugins/access.js';
-import { createTestApp, signIn, tableFingerprint, type Session, type TestContext } from './harness.js';
+import {
+  createTestApp,
+  LONG_MODE,
+  signIn,
+  tableFingerprint,
+  type Session,
+  type TestContext,
+} from './harness.js';
 import { multipartBody, PDF_BYTES } from './upload-fixtures.js';
 
 /**
  * The security battery (issue 7): every state-changing route meets bad CSRF and hostile bodies.
- * Fast and seeded in the test command; SECURITY_LONG=1 runs 1,000 fuzz cases per route.
+ * Fast and seeded in the test command; `npm run test:long` runs 1,000 fuzz cases per route.
  */
-const LONG = process.env.SECURITY_LONG === '1';
-const FUZZ_RUNS = LONG ? 1_000 : 10;
+const FUZZ_RUNS = LONG_MODE ? 1_000 : 10;
 const SEED = 20_261_122;
 
 let ctx: TestContext;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killPortals, startPortal } from './portal-process.js';
+import { usePostgres } from './test-database.js';
 
 const folders: string[] = [];
 /** A data folder of its own, removed after the test once its portals are gone. */
@@ -17,7 +18,7 @@ afterEach(async () => {
 });
 
 // Embedded mode only: the PostgreSQL pass has nothing to add here.
-describe.skipIf(process.env.TEST_DATABASE === 'postgres')('the portal process on embedded PGlite', () => {
+describe.skipIf(usePostgres)('the portal process on embedded PGlite', () => {
   it('seeds once, refuses a second process on the same data folder, stops cleanly on SIGTERM and restarts', async () => {
     const DATA_DIR = dataFolder();
     const first = await startPortal({

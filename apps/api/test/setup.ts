@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 
+declare module 'vitest' {
+  interface TaskMeta {
+    /** A test's measured figures, kept in the JSON report (.test-reports) instead of printed. */
+    figures?: Record<string, number>;
+  }
+}
+
 // A test that logs an unexpected console.error fails (STYLE.md §8).
 let errorSpy: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {

@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/client.js';
@@ -10,14 +8,13 @@ import { seed } from '../src/db/seed.js';
 import { loadEnv } from '../src/env.js';
 import { createPasswordHasher } from '../src/lib/passwords.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, signIn, TEST_HASH_COST } from './harness.js';
+import { createPostgresDatabase, usePostgres } from './test-database.js';
 import { multipartBody, PDF_BYTES, PNG_BYTES } from './upload-fixtures.js';
 
 /**
  * Tickets, profile images and company details live in the database, so they survive a restart.
  * PGlite keeps them in a folder on disk; PostgreSQL in a database that outlives the app.
  */
-const usePostgres = process.env.TEST_DATABASE === 'postgres';
-const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -30,20 +27,9 @@ async function durableLocation(): Promise<{ dataDir?: string; databaseUrl?: stri
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     return { dataDir };
   }
-  const name = `portal_restart_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: postgresUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(postgresUrl);
-  url.pathname = `/${name}`;
-  return { databaseUrl: url.toString() };
+  const scratch = await createPostgresDatabase();
+  cleanups.push(scratch.drop);
+  return { databaseUrl: scratch.url };
 }
 
 /** What a portal start does: open, migrate, seed (idempotent), build. */

@@ -92,11 +92,15 @@ function databaseOn(pool: pg.Pool, kind: Database['kind'], stop: () => Promise<v
  * temporary folder (mode 0700: no other local user can connect). The pool keeps one connection:
  * PGlite is one session, and one connection keeps its transactions and named statements together.
  */
-async function startEmbedded(dataDir: string | undefined, onExit?: (error: Error) => void) {
+async function startEmbedded(
+  dataDir: string | undefined,
+  dump: Uint8Array | undefined,
+  onExit?: (error: Error) => void,
+) {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const socketDir = mkdtempSync(join(tmpdir(), 'portal-db-'));
   const worker = new Worker(new URL('./embedded-server.mjs', import.meta.url), {
-    workerData: { dataDir, socketPath: join(socketDir, '.s.PGSQL.5432') },
+    workerData: { dataDir, socketPath: join(socketDir, '.s.PGSQL.5432'), dump },
   });
   let stopping = false;
   await new Promise<void>((resolve, reject) => {
@@ -138,12 +142,14 @@ async function startEmbedded(dataDir: string | undefined, onExit?: (error: Error
 /**
  * PostgreSQL when a URL (or a ready `pool`, which the fault tests wrap) is given, otherwise the
  * embedded PGlite in `dataDir` (or in memory). Both are reached through the pg driver and the same
- * code; the database closes the pool it is given. `onEmbeddedExit` hears of an embedded database that
- * stopped on its own (the server exits then).
+ * code; the database closes the pool it is given. An embedded database in memory can start `fromDump`
+ * (PGlite's `dumpDataDir`) instead of empty: the tests start every file from one migrated template.
+ * `onEmbeddedExit` hears of an embedded database that stopped on its own (the server exits then).
  */
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir?: string | 'memory://';
+  fromDump?: Uint8Array;
   pool?: pg.Pool;
   onEmbeddedExit?: (error: Error) => void;
 }): Promise<Database> {
@@ -152,6 +158,7 @@ export async function openDatabase(options: {
     return databaseOn(pool, 'postgres', async () => {});
   }
   const dataDir = options.dataDir === 'memory://' ? undefined : options.dataDir;
-  const embedded = await startEmbedded(dataDir, options.onEmbeddedExit);
+  if (options.fromDump && dataDir) throw new Error('a dump starts an embedded database in memory only');
+  const embedded = await startEmbedded(dataDir, options.fromDump, options.onEmbeddedExit);
   return databaseOn(embedded.pool, 'pglite', embedded.stop);
 }

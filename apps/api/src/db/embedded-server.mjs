@@ -2,16 +2,21 @@
 // with @electric-sql/pglite-socket, so the API speaks to it through the pg driver as to PostgreSQL,
 // and the database's work never runs on the thread that answers requests (docs/decisions/017).
 // Plain JavaScript: a worker thread is started by Node, outside the TypeScript loader of its parent.
+import { Blob } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
-/** @type {{ dataDir: string | undefined, socketPath: string }} */
-const { dataDir, socketPath } = workerData;
+/** @type {{ dataDir: string | undefined, socketPath: string, dump: Uint8Array | undefined }} */
+const { dataDir, socketPath, dump } = workerData;
 
-// pg_trgm backs the substring search indexes (migration 0001), as on PostgreSQL.
-const db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+// pg_trgm backs the substring search indexes (migration 0001), as on PostgreSQL. A dump (tests' migrated
+// template) replaces initdb: the database starts as the one it was taken from.
+const db = await PGlite.create(dataDir, {
+  extensions: { pg_trgm },
+  loadDataDir: dump ? new Blob([dump]) : undefined,
+});
 // One client connection: PGlite is one session, and the API's pool keeps one connection to it.
 const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
 await server.start();

@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_PERMISSIONS, FEATURES, SCOPES, SYSTEM_ROLES, type FeatureKey } from '@portal/shared';
-import { createScratchPostgresDatabase } from '../../test/harness.js';
+import { createPostgresDatabase, usePostgres } from '../../test/test-database.js';
 import { migrationsFolder, openDatabase, type Database } from './client.js';
 import { features, rolePermissions, roles } from './schema/index.js';
 
-const onPostgres = process.env.TEST_DATABASE === 'postgres';
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.reverse()) await step();
@@ -16,7 +15,7 @@ afterEach(async () => {
 });
 
 async function emptyDatabase(): Promise<Database> {
-  const scratch = onPostgres ? await createScratchPostgresDatabase() : null;
+  const scratch = usePostgres ? await createPostgresDatabase() : null;
   const database = await openDatabase(scratch ? { databaseUrl: scratch.url } : { dataDir: 'memory://' });
   cleanup.push(async () => {
     await database.close();

@@ -145,7 +145,7 @@ describe('GET /api/auth/activities', () => {
 });
 
 describe('at 100,000 entries', () => {
-  it('answers a first page, a deep page and filtered pages over 100,000 entries', async () => {
+  it('answers a first page, a deep page and filtered pages over 100,000 entries', async ({ task }) => {
     const big = await createOrganizationDirect(ctx, 'Big Org');
     const bigUser = await createTenant(ctx, 'Big User', { organizationId: big });
     await ctx.database.db.execute(sql`
@@ -175,14 +175,13 @@ describe('at 100,000 entries', () => {
     const everyOrg = await timed(root, {});
     expect(everyOrg.body.data[0].message).toBe('Beta event 4');
 
-    const times = {
-      first: first.ms,
-      deep: deep.ms,
-      filtered: filtered.ms,
-      typed: typed.ms,
-      everyOrg: everyOrg.ms,
+    // Kept in the JSON report, not a pass mark: speed is measured by `npm run bench`, not by tests.
+    task.meta.figures = {
+      firstMs: first.ms,
+      deepMs: deep.ms,
+      filteredMs: filtered.ms,
+      typedMs: typed.ms,
+      everyOrgMs: everyOrg.ms,
     };
-    // Figures for the reader, not a pass mark: speed is measured by `npm run bench`, not by tests.
-    process.stdout.write(`[figures] activity feed at 100k entries (ms): ${JSON.stringify(times)}\n`);
   });
 });

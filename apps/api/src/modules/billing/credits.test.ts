@@ -146,9 +146,6 @@ describe('POST /api/v1/credits/use', () => {
       .from(creditLedger)
       .where(and(eq(creditLedger.organizationId, tenant.orgId), eq(creditLedger.reason, 'usage')));
     expect(usage.filter((u) => u.reference?.startsWith('burst-'))).toHaveLength(10);
-    console.info(
-      `[figures] credits: 30 concurrent uses of 1 credit, balance 10 (${ctx.database.kind}): ${ok.length} debited, ${refused.length} refused (402), final balance ${await ledgerBalance(tenant.orgId)}`,
-    );
   });
 
   it('the same reference sent 10 times concurrently debits once', async () => {

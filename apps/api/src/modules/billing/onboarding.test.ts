@@ -226,9 +226,6 @@ describe('POST /api/auth/onboarding', () => {
     expect(after.credit_ledger - before.credit_ledger).toBe(2);
     expect(after.email_outbox - before.email_outbox).toBe(1);
     expect(after.idempotency_keys - before.idempotency_keys).toBe(1);
-    console.info(
-      `[figures] onboarding: 100 concurrent requests, one key (${ctx.database.kind}): ${created.length} created, ${replayed.length} replayed, ${busy.length} answered 409; rows +${after.organizations - before.organizations} organization, +${after.users - before.users} user, +${after.subscriptions - before.subscriptions} subscription, +${after.payments - before.payments} payment, +${after.credit_ledger - before.credit_ledger} ledger entries`,
-    );
   });
 
   it('answers 409 while the first request still runs, and takes over a claim abandoned long ago', async () => {

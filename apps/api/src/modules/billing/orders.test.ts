@@ -352,9 +352,6 @@ describe('webhook', () => {
     expect(await balance(tenant.session)).toBe(startBalance + 7);
     const [row] = await ctx.database.db.select().from(paymentOrders).where(eq(paymentOrders.id, o.order.id));
     expect(row!.status).toBe('payment_verified');
-    console.info(
-      `[figures] webhook: 10 concurrent deliveries of one event (${ctx.database.kind}): ${applied.length} applied, ${duplicates.length} duplicates; rows +${after.payments - before.payments} payment, +${after.credit_ledger - before.credit_ledger} ledger entry`,
-    );
 
     // The same payment through the checkout's verify afterwards changes nothing either.
     const verify = await tenant.session.post('/api/admin/payment/verify', {

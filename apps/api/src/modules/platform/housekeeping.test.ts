@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { idempotencyKeys, rateLimitBuckets, sessions } from '../../db/schema/index.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/harness.js';
+import { usePostgres } from '../../../test/test-database.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import { ACCESS_COOKIE } from '../auth/cookies.js';
 import { countHit } from './rate-limit.repo.js';
@@ -79,7 +80,7 @@ describe('pruneExpired', () => {
     expect((await ended.post('/api/auth/auth-session/refresh-token', {})).statusCode).toBe(401);
   });
 
-  it.runIf(process.env.TEST_DATABASE !== 'postgres')(
+  it.runIf(!usePostgres)(
     'gives the embedded database the statistics and cleanup its missing autovacuum would',
     async () => {
       const db = ctx.database.db;

@@ -1,15 +1,7 @@
-import {
-  Checkbox,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Checkbox, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import { messages, roleScopeLabels, SCOPES, type Feature, type Scope } from '@portal/shared';
 import type { ScopeGrid } from '../utils/role-form';
+import { FeatureName } from './feature-name';
 
 export interface PermissionGridProps {
   features: readonly Feature[];
@@ -39,12 +31,7 @@ export function PermissionGrid({ features, grid, onToggle, canGrant, disabled }:
           {features.map((feature) => (
             <TableRow key={feature.id}>
               <TableCell>
-                <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                  {feature.name}
-                </Typography>
-                <Typography variant="caption" color="text.secondary">
-                  {feature.description}
-                </Typography>
+                <FeatureName feature={feature} />
               </TableCell>
               {SCOPES.map((scope) => {
                 const checked = (grid[feature.id] ?? []).includes(scope);

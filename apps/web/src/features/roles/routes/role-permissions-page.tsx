@@ -22,8 +22,11 @@ import { PageHeader } from '../../../components/page-header';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { useFeatures } from '../api/get-features';
 import { useRole } from '../api/get-role';
+import { FeatureName } from '../components/feature-name';
 import { PermissionMark, PermissionMarkLegend } from '../components/permission-mark';
 import { viewOnlyPermissions } from '../utils/role-form';
+
+type Row = ReturnType<typeof viewOnlyPermissions>[number];
 
 const COLUMNS = [messages.roles.view, messages.roles.createEdit, messages.roles.cancelDelete];
 
@@ -83,21 +86,6 @@ export function RolePermissionsPage() {
   );
 }
 
-type Row = ReturnType<typeof viewOnlyPermissions>[number];
-
-function ModuleName({ row }: { row: Row }) {
-  return (
-    <>
-      <Typography variant="body2" sx={{ fontWeight: 600 }}>
-        {row.name}
-      </Typography>
-      <Typography variant="caption" color="text.secondary">
-        {row.description}
-      </Typography>
-    </>
-  );
-}
-
 /** A module's three marks, each with its column's name; Cancel/Delete is not offered on the Dashboard. */
 function marksOf(row: Row): { column: string; mark: ReactNode; isCheckbox: boolean }[] {
   const mark = (allowed: boolean, column: string) => (
@@ -142,7 +130,7 @@ function PermissionTable({ rows }: { rows: Row[] }) {
           {rows.map((row) => (
             <TableRow key={row.featureId}>
               <TableCell>
-                <ModuleName row={row} />
+                <FeatureName feature={row} />
               </TableCell>
               {marksOf(row).map(({ column, mark, isCheckbox }) => (
                 <TableCell key={column} align="center" padding={isCheckbox ? 'checkbox' : 'normal'}>
@@ -171,7 +159,7 @@ function PermissionBlocks({ rows }: { rows: Row[] }) {
             '&:not(:last-of-type)': { borderBottom: 1, borderColor: 'divider' },
           }}
         >
-          <ModuleName row={row} />
+          <FeatureName feature={row} />
           {marksOf(row).map(({ column, mark }) => (
             <Stack
               key={column}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../src/db/client.js';
+import type { HashCost } from '../src/lib/passwords.js';
+
+/** Cheap Argon2id parameters so suites stay fast; production uses DEFAULT_HASH_COST. */
+export const TEST_HASH_COST: HashCost = { memoryCost: 1024, timeCost: 1 };
+/** The super administrator the template is seeded with. */
+export const ADMIN_EMAIL = 'root@portal.test';
+export const ADMIN_PASSWORD = 'Root-Passw0rd!';
+
+/** `TEST_DATABASE=postgres` runs the suites on PostgreSQL (TEST_DATABASE_URL), one database per file. */
+export const usePostgres = process.env.TEST_DATABASE === 'postgres';
+const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** The URL of another database on TEST_DATABASE_URL's server. */
+export function postgresUrlOf(database: string): string {
+  const url = new URL(postgresUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Runs `work` on a connection to TEST_DATABASE_URL's own database (to create and drop others). */
+export async function withPostgresAdmin(work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A PostgreSQL database of its own, empty or a copy of `template`; `drop` removes it. */
+export async function createPostgresDatabase(
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `portal_test_${randomBytes(6).toString('hex')}`;
+  await withPostgresAdmin((admin) =>
+    admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`),
+  );
+  return {
+    url: postgresUrlOf(name),
+    drop: () => withPostgresAdmin((admin) => admin.query(`drop database if exists ${name} with (force)`)),
+  };
+}
+
+/**
+ * A database of the test file's own, migrated and seeded: a copy of the run's template
+ * (test/global-setup.ts). `drop` removes a PostgreSQL copy after the database is closed.
+ */
+export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const template = inject('template');
+  if (template.kind === 'postgres') {
+    const copy = await createPostgresDatabase(template.database);
+    return { database: await openDatabase({ databaseUrl: copy.url }), drop: copy.drop };
+  }
+  const fromDump = readFileSync(template.dumpFile);
+  return { database: await openDatabase({ fromDump }), drop: async () => {} };
+}
