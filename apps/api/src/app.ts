@@ -7,6 +7,7 @@ import type { Database, Db } from './db/client.js';
 import type { Env } from './env.js';
 import { createPasswordHasher, type HashCost, type PasswordHasher } from './lib/passwords.js';
 import { createResponseSerializerCompiler } from './lib/response-serializer.js';
+import { renderMailAttachment } from './modules/invoices/invoices.service.js';
 import { createMailer, type Mailer } from './modules/mail/mail.service.js';
 import { getOrCreateSecret } from './modules/platform/settings.repo.js';
 import { createBackgroundTasks, type BackgroundTasks } from './lib/background-tasks.js';
@@ -98,7 +99,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('hasher', createPasswordHasher(options.hashCost));
   app.decorate(
     'mailer',
-    createMailer({ smtpUrl: options.env.SMTP_URL, from: options.env.MAIL_FROM, log: app.log }),
+    createMailer({
+      smtpUrl: options.env.SMTP_URL,
+      from: options.env.MAIL_FROM,
+      log: app.log,
+      renderAttachment: renderMailAttachment,
+    }),
   );
   app.decorate('background', createBackgroundTasks(app.log));
   app.addHook('onClose', () => app.background.idle());

@@ -13,6 +13,8 @@ import {
   subscriptions,
   supportTickets,
 } from '../src/db/schema/index.js';
+import { issueInvoice } from '../src/modules/invoices/invoices.service.js';
+import { applyRefund } from '../src/modules/invoices/refunds.service.js';
 import {
   createOrganizationDirect,
   createUserDirect,
@@ -132,6 +134,36 @@ export async function addPayment(
     })
     .returning({ id: payments.id });
   return row!.id;
+}
+
+/** A payment received in full with its tax invoice, as a manual payment issues one. */
+export async function addInvoicedPayment(
+  ctx: TestContext,
+  organizationId: string,
+  amountPaise = 118_000,
+): Promise<{ paymentId: string; invoiceId: string; number: string }> {
+  return ctx.database.db.transaction(async (tx) => {
+    const [payment] = await tx
+      .insert(payments)
+      .values({ organizationId, amountPaise, paymentStatus: 'CREATED', paymentDate: new Date() })
+      .returning();
+    const { invoice } = await issueInvoice(tx, { payment: payment!, subscription: null });
+    return { paymentId: payment!.id, invoiceId: invoice.id, number: invoice.number };
+  });
+}
+
+/** A refund of part of an invoiced payment, recorded as Razorpay's webhook would: its credit note. */
+export async function addCreditNote(ctx: TestContext, paymentId: string, amountPaise = 10_000) {
+  const applied = await ctx.database.db.transaction((tx) =>
+    applyRefund(ctx.app, tx, {
+      paymentId,
+      amountPaise,
+      reason: 'Test refund',
+      actorUserId: null,
+      providerRefund: { id: `rfnd_test_${paymentId.slice(0, 8)}_${Date.now()}_${Math.random()}` },
+    }),
+  );
+  return { creditNoteId: applied.creditNote.id, number: applied.creditNote.number };
 }
 
 export async function addLedger(

@@ -8,10 +8,12 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { seed } from '../src/db/seed.js';
 import { createPasswordHasher } from '../src/lib/passwords.js';
+import { saveSellerTaxProfile } from '../src/modules/invoices/invoices.repo.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   TEST_HASH_COST,
+  TEST_SELLER_PROFILE,
   postgresUrlOf,
   usePostgres,
   withPostgresAdmin,
@@ -30,6 +32,7 @@ async function migrateAndSeed(database: Database) {
     email: ADMIN_EMAIL,
     password: ADMIN_PASSWORD,
   });
+  await saveSellerTaxProfile(database.db, TEST_SELLER_PROFILE, null);
   await database.close();
 }
 

@@ -30,12 +30,15 @@ import {
 } from './harness.js';
 import {
   addActivity,
+  addCreditNote,
+  addInvoicedPayment,
   addPayment,
   addSubscription,
   companyDetailsBody,
   createRole,
   createTenant,
 } from './fixtures.js';
+import { TEST_SELLER_PROFILE } from './test-database.js';
 import { multipartBody, PNG_BYTES } from './upload-fixtures.js';
 
 /** Refused actors first, so a success never changes what a later refusal is checked against. */
@@ -488,6 +491,73 @@ const ROUTES: RouteCase[] = [
     expected: owned(200),
     setup: paidOrder,
     send: (s, t) => s.post('/api/admin/payment/verify', t.body),
+  },
+  // Tax invoices, credit notes, refunds and the seller's tax profile
+  {
+    route: 'GET /api/auth/tax-profile',
+    feature: 'subscriptions',
+    expected: platformOnly(200),
+    send: (s) => s.get('/api/auth/tax-profile'),
+  },
+  {
+    route: 'PUT /api/auth/tax-profile',
+    feature: 'subscriptions',
+    expected: platformOnly(200),
+    send: (s) => s.put('/api/auth/tax-profile', { ...TEST_SELLER_PROFILE }),
+  },
+  {
+    route: 'GET /api/auth/invoices',
+    feature: 'subscriptions',
+    expected: listed,
+    setup: async () => ({ id: (await addInvoicedPayment(ctx, orgA)).invoiceId }),
+    send: (s) => s.get('/api/auth/invoices?pageSize=100'),
+    shown: dataIds,
+  },
+  {
+    // What each organization's register holds is checked in invoices.test.ts (an .xlsx to unpack).
+    route: 'GET /api/auth/invoices/export',
+    feature: 'subscriptions',
+    expected: listed,
+    send: (s) => s.get('/api/auth/invoices/export'),
+  },
+  {
+    route: 'GET /api/auth/invoices/:id/pdf',
+    feature: 'subscriptions',
+    expected: owned(200),
+    setup: async () => ({ id: (await addInvoicedPayment(ctx, orgA)).invoiceId }),
+    send: (s, t) => s.get(`/api/auth/invoices/${t.id}/pdf`),
+  },
+  {
+    route: 'GET /api/auth/credit-notes',
+    feature: 'subscriptions',
+    expected: listed,
+    setup: async () => ({
+      id: (await addCreditNote(ctx, (await addInvoicedPayment(ctx, orgA)).paymentId)).creditNoteId,
+    }),
+    send: (s) => s.get('/api/auth/credit-notes?pageSize=100'),
+    shown: dataIds,
+  },
+  {
+    route: 'GET /api/auth/credit-notes/:id/pdf',
+    feature: 'subscriptions',
+    expected: owned(200),
+    setup: async () => ({
+      id: (await addCreditNote(ctx, (await addInvoicedPayment(ctx, orgA)).paymentId)).creditNoteId,
+    }),
+    send: (s, t) => s.get(`/api/auth/credit-notes/${t.id}/pdf`),
+  },
+  {
+    // Money back and credits taken away: the platform operator's act.
+    route: 'POST /api/auth/payments/:id/refunds',
+    feature: 'subscriptions',
+    expected: platformOnly(201),
+    setup: async () => ({ id: (await addInvoicedPayment(ctx, orgA)).paymentId }),
+    send: (s, t) =>
+      s.post(
+        `/api/auth/payments/${t.id}/refunds`,
+        { amountPaise: 5_000, reason: 'Goodwill' },
+        { headers: { [IDEMPOTENCY_HEADER]: randomUUID() } },
+      ),
   },
   {
     // Makes a new tenant: nobody but the platform may.

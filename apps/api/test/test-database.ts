@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { gstinCheckCharacter } from '@portal/shared';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
 import type { HashCost } from '../src/lib/passwords.js';
@@ -10,6 +11,21 @@ export const TEST_HASH_COST: HashCost = { memoryCost: 1024, timeCost: 1 };
 /** The super administrator the template is seeded with. */
 export const ADMIN_EMAIL = 'root@portal.test';
 export const ADMIN_PASSWORD = 'Root-Passw0rd!';
+
+/** The seller's tax profile the template carries, so payments can issue invoices (Karnataka, 29). */
+export const TEST_SELLER_PAN = 'AABCI1234K';
+export const TEST_SELLER_GSTIN = `29${TEST_SELLER_PAN}1Z${gstinCheckCharacter(`29${TEST_SELLER_PAN}1Z`)}`;
+export const TEST_SELLER_PROFILE = {
+  legalName: 'Interview Credits Portal Private Limited',
+  address: '12 MG Road\nBengaluru 560001',
+  stateCode: '29',
+  gstin: TEST_SELLER_GSTIN,
+  pan: TEST_SELLER_PAN,
+  sac: '998314',
+  invoicePrefix: 'IC',
+  creditNotePrefix: 'CN',
+  signatory: 'Asha Rao',
+} as const;
 
 /** `TEST_DATABASE=postgres` runs the suites on PostgreSQL (TEST_DATABASE_URL), one database per file. */
 export const usePostgres = process.env.TEST_DATABASE === 'postgres';

@@ -1,5 +1,7 @@
+export * from './amount-in-words.js';
 export * from './constants.js';
 export * from './format.js';
+export * from './gst.js';
 export * from './messages.js';
 export * from './money.js';
 export * from './password.js';
@@ -9,6 +11,7 @@ export * from './schemas/auth.js';
 export * from './schemas/billing.js';
 export * from './schemas/common.js';
 export * from './schemas/dashboard.js';
+export * from './schemas/invoices.js';
 export * from './schemas/notifications.js';
 export * from './schemas/positions.js';
 export * from './schemas/roles.js';

@@ -435,6 +435,47 @@ export const messages = {
     apiKeyInvalid: 'The API key is missing, invalid or revoked.',
     apiKeyNotFound: 'API key not found',
   },
+  tax: {
+    gstinFormat: 'Enter a valid 15-character GSTIN, for example 29ABCDE1234F1Z5.',
+    gstinState: 'The GSTIN must begin with the code of an Indian state or union territory.',
+    gstinCheck: 'This GSTIN is mistyped: its last character does not match the rest. Please check it.',
+    gstinStateMismatch: "The GSTIN's first two digits must be the code of the state selected.",
+    stateRequired: 'Please select the state for GST.',
+    panInvalid: 'Enter a valid 10-character PAN, for example ABCDE1234F.',
+    panGstinMismatch: 'The PAN must be characters 3 to 12 of the GSTIN.',
+    sacInvalid: 'The SAC code is 6 digits beginning with 99.',
+    prefixInvalid: 'The prefix is 1 to 4 letters, digits or hyphens.',
+    prefixesEqual: 'Invoices and credit notes need different prefixes.',
+    legalNameRequired: 'Legal name is required',
+    addressRequired: 'Address is required',
+    signatoryRequired: "The signatory's name is required",
+    profileSaved: 'Tax details saved.',
+    profileMissing:
+      "The seller's tax details are not set up yet, so no tax invoice can be issued. The platform administrator sets them in Settings.",
+    sequenceExhausted: 'This financial year has used every invoice number of this series.',
+    unregistered: 'Unregistered',
+  },
+  invoices: {
+    title: 'Invoices',
+    creditNotes: 'Credit Notes',
+    notFound: 'Invoice not found',
+    creditNoteNotFound: 'Credit note not found',
+    search: 'Search by number or organization...',
+    downloadPdf: 'Download PDF',
+    exportRegister: 'Export GSTR-1 Register',
+    description: 'AI interview credits',
+    receiptSubject: 'Your payment receipt and tax invoice',
+    receiptNotificationTitle: 'Tax invoice issued',
+  },
+  refunds: {
+    refund: 'Refund',
+    done: 'Refund processed. A credit note was issued.',
+    notRefundable: 'Only a captured payment can be refunded.',
+    amountTooLarge: 'The refund cannot be more than what is left unrefunded on this payment.',
+    amountRequired: 'Enter an amount of at least ₹0.01.',
+    reasonRequired: 'Please give a reason for the refund.',
+    failed: 'The payment provider refused the refund',
+  },
   http: {
     badRequest: 'The request is not valid.',
     validation: 'Please correct the highlighted fields.',
@@ -491,4 +532,9 @@ export function subscriptionExpiringBody(validUntil: string): string {
 
 export function subscriptionExpiredBody(validUntil: string): string {
   return `Your subscription ended on ${validUntil}. Renew it to continue using interview credits.`;
+}
+
+/** A refund would take back more credits than the organization has left unused. */
+export function refundCreditsUnavailable(takeBack: number, unused: number): string {
+  return `This refund takes back ${takeBack} credit${takeBack === 1 ? '' : 's'}, but only ${unused} ${unused === 1 ? 'is' : 'are'} left unused. Refund a smaller amount.`;
 }

@@ -149,6 +149,20 @@ export const REQUIREMENTS = {
       ['organizations', 'CREATE'],
     ],
   },
+  /** Refunding a payment gives money back and takes credits away: the platform operator's act. */
+  refundPayment: {
+    all: [
+      ['subscriptions', 'UPDATE'],
+      ['organizations', 'CREATE'],
+    ],
+  },
+  /** The seller's particulars every tax invoice carries (GSTIN, prefixes, signatory). */
+  manageTaxProfile: {
+    all: [
+      ['subscriptions', 'UPDATE'],
+      ['organizations', 'CREATE'],
+    ],
+  },
 } as const satisfies Record<string, Requirement>;
 
 /**

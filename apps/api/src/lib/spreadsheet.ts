@@ -78,34 +78,38 @@ async function writeCsv<T>(out: PassThrough, columns: readonly SheetColumn<T>[],
   out.end();
 }
 
-async function writeXlsx<T>(
-  out: PassThrough,
-  sheetName: string,
-  columns: readonly SheetColumn<T>[],
-  rows: AsyncIterable<T>,
-) {
+/** One sheet of a workbook: its rows are read and written one at a time. */
+export interface WorkbookSheet<T> {
+  name: string;
+  columns: readonly SheetColumn<T>[];
+  rows: AsyncIterable<T> | Iterable<T>;
+}
+
+async function writeXlsx(out: PassThrough, sheets: readonly WorkbookSheet<unknown>[]) {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: true,
     useSharedStrings: false,
   });
-  const sheet = workbook.addWorksheet(sheetName.slice(0, 31));
-  sheet.columns = columns.map((c, i) => ({
-    header: c.header,
-    key: `c${i}`,
-    width: c.width ?? 20,
-    style: {},
-  }));
-  sheet.getRow(1).font = { bold: true };
-  for await (const row of rows) {
-    const values = columns.map((c) => xlsxValue(c.value(row)));
-    const added = sheet.addRow(values);
-    values.forEach((v, i) => {
-      if (v instanceof Date) added.getCell(i + 1).numFmt = XLSX_DATE_TIME;
-    });
-    added.commit();
+  for (const { name, columns, rows } of sheets) {
+    const sheet = workbook.addWorksheet(name.slice(0, 31));
+    sheet.columns = columns.map((c, i) => ({
+      header: c.header,
+      key: `c${i}`,
+      width: c.width ?? 20,
+      style: {},
+    }));
+    sheet.getRow(1).font = { bold: true };
+    for await (const row of rows) {
+      const values = columns.map((c) => xlsxValue(c.value(row)));
+      const added = sheet.addRow(values);
+      values.forEach((v, i) => {
+        if (v instanceof Date) added.getCell(i + 1).numFmt = XLSX_DATE_TIME;
+      });
+      added.commit();
+    }
+    sheet.commit();
   }
-  sheet.commit();
   await workbook.commit();
 }
 
@@ -119,11 +123,23 @@ export function streamSpreadsheet<T>(options: {
   columns: readonly SheetColumn<T>[];
   rows: AsyncIterable<T>;
 }): Readable {
+  if (options.format === 'xlsx') {
+    return streamWorkbook([{ name: options.sheetName, columns: options.columns, rows: options.rows }]);
+  }
   const out = new PassThrough();
-  const job =
-    options.format === 'csv'
-      ? writeCsv(out, options.columns, options.rows)
-      : writeXlsx(out, options.sheetName, options.columns, options.rows);
-  job.catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
+  failStreamOnError(out, writeCsv(out, options.columns, options.rows));
   return out;
+}
+
+/** An .xlsx of several sheets (a tax register), written as `streamSpreadsheet` writes one. */
+export function streamWorkbook<T extends unknown[]>(sheets: {
+  [K in keyof T]: WorkbookSheet<T[K]>;
+}): Readable {
+  const out = new PassThrough();
+  failStreamOnError(out, writeXlsx(out, sheets as readonly WorkbookSheet<unknown>[]));
+  return out;
+}
+
+function failStreamOnError(out: PassThrough, job: Promise<void>) {
+  job.catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
 }

@@ -15,6 +15,7 @@ import { filesRoutes } from './files/files.routes.js';
 import { passwordRoutes } from './password/password.routes.js';
 import { profileRoutes } from './profile/profile.routes.js';
 import { supportRoutes } from './support/support.routes.js';
+import { invoicesRoutes } from './invoices/invoices.routes.js';
 
 /** Every module's routes. A new module adds one line here. */
 export async function registerModules(app: FastifyInstance) {
@@ -34,4 +35,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(dashboardRoutes);
   await app.register(positionsRoutes);
   await app.register(billingRoutes);
+  await app.register(invoicesRoutes);
 }

@@ -42,7 +42,14 @@ export const PAYMENT_RECORD_METHODS = [
 ] as const;
 export type PaymentRecordMethod = (typeof PAYMENT_RECORD_METHODS)[number];
 
-export const LEDGER_REASONS = ['subscription', 'demo_trial', 'purchase', 'usage', 'adjustment'] as const;
+export const LEDGER_REASONS = [
+  'subscription',
+  'demo_trial',
+  'purchase',
+  'usage',
+  'adjustment',
+  'refund',
+] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
 /** Credits a tenant admin may buy online in one order. */

@@ -6,6 +6,8 @@ export const NOTIFICATION_KINDS = [
   'payment_verified',
   'subscription_expiring',
   'subscription_expired',
+  'invoice_issued',
+  'refund_processed',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

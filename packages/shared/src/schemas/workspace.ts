@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gstinMatchesState, optionalGstinSchema, optionalStateCodeSchema } from './invoices.js';
 import { messages } from '../messages.js';
 import { isStrongPassword } from '../password.js';
 import { EMAIL_PATTERN, MOBILE_PATTERN, USERNAME_PATTERN } from './users.js';
@@ -124,6 +125,9 @@ export const companyDetailsFieldsSchema = z.object({
     .max(ABOUT_US_MAX, messages.company.aboutUsTooLong)
     .nullish()
     .transform((v) => (v ? v : null)),
+  /** The buyer's particulars on tax invoices: the state's GST code and, if registered, the GSTIN. */
+  gstStateCode: optionalStateCodeSchema,
+  gstin: optionalGstinSchema,
 });
 export type CompanyDetailsFormValues = z.input<typeof companyDetailsFieldsSchema>;
 export type CompanyDetailsFields = z.output<typeof companyDetailsFieldsSchema>;
@@ -138,7 +142,11 @@ export const companyDetailsBodySchema = z
           : messages.company.organizationNotFound,
     }),
   })
-  .extend(companyDetailsFieldsSchema.shape);
+  .extend(companyDetailsFieldsSchema.shape)
+  .refine((v) => gstinMatchesState(v.gstin, v.gstStateCode), {
+    path: ['gstin'],
+    message: messages.tax.gstinStateMismatch,
+  });
 export type CompanyDetailsBody = z.input<typeof companyDetailsBodySchema>;
 
 export const companyDetailsSchema = z.object({
@@ -157,6 +165,8 @@ export const companyDetailsSchema = z.object({
   instagramUrl: z.string().nullable(),
   facebookUrl: z.string().nullable(),
   aboutUs: z.string().nullable(),
+  gstStateCode: z.string().nullable(),
+  gstin: z.string().nullable(),
   updatedAt: z.string(),
 });
 export type CompanyDetails = z.infer<typeof companyDetailsSchema>;

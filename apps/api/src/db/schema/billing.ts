@@ -109,7 +109,7 @@ export const creditLedger = pgTable(
       .references(() => organizations.id),
     delta: integer('delta').notNull(),
     reason: text('reason', {
-      enum: ['subscription', 'demo_trial', 'purchase', 'usage', 'adjustment'],
+      enum: ['subscription', 'demo_trial', 'purchase', 'usage', 'adjustment', 'refund'],
     }).notNull(),
     subscriptionId: uuid('subscription_id').references(() => subscriptions.id),
     paymentId: uuid('payment_id').references(() => payments.id),

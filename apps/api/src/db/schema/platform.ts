@@ -1,6 +1,12 @@
 import { bigint, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestampTz } from './columns.js';
 
+/** A document to attach to a mail, rendered when the mail is delivered. */
+export interface MailAttachmentRef {
+  kind: 'invoice' | 'credit_note';
+  id: string;
+}
+
 /** Server-wide settings shared by every API process (the session signing secret). */
 export const appSettings = pgTable('app_settings', {
   key: text('key').primaryKey(),
@@ -48,6 +54,8 @@ export const emailOutbox = pgTable('email_outbox', {
   toAddress: text('to_address').notNull(),
   subject: text('subject').notNull(),
   textBody: text('text_body').notNull(),
+  /** Documents attached at delivery, rendered from the database (an invoice or credit note). */
+  attachments: jsonb('attachments').$type<MailAttachmentRef[]>().notNull().default([]),
   status: text('status', { enum: ['pending', 'sent', 'logged', 'failed'] }).notNull(),
   attempts: integer('attempts').notNull().default(0),
   lastError: text('last_error'),

@@ -28,6 +28,9 @@ export const companyDetails = pgTable('company_details', {
   instagramUrl: text('instagram_url'),
   facebookUrl: text('facebook_url'),
   aboutUs: text('about_us'),
+  /** The buyer's particulars on tax invoices. */
+  gstStateCode: text('gst_state_code'),
+  gstin: text('gstin'),
   updatedBy: uuid('updated_by'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

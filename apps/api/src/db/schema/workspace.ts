@@ -47,7 +47,14 @@ export const notifications = pgTable(
       .notNull()
       .references(() => organizations.id),
     kind: text('kind', {
-      enum: ['ticket_created', 'payment_verified', 'subscription_expiring', 'subscription_expired'],
+      enum: [
+        'ticket_created',
+        'payment_verified',
+        'subscription_expiring',
+        'subscription_expired',
+        'invoice_issued',
+        'refund_processed',
+      ],
     }).notNull(),
     title: text('title').notNull(),
     body: text('body').notNull(),

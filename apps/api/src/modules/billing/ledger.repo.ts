@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { creditLedger, organizations } from '../../db/schema/index.js';
 
@@ -26,6 +26,21 @@ export async function creditBalance(db: Db, organizationId: string): Promise<num
     .from(creditLedger)
     .where(eq(creditLedger.organizationId, organizationId));
   return Number(row?.balance ?? 0);
+}
+
+/** Credits a payment bought (its subscription or purchase grants) and those its refunds took back. */
+export async function creditsOfPayment(
+  db: Db,
+  paymentId: string,
+): Promise<{ bought: number; takenBack: number }> {
+  const [row] = await db
+    .select({
+      bought: sql<number>`coalesce(sum(${creditLedger.delta}) filter (where ${inArray(creditLedger.reason, ['subscription', 'purchase'])}), 0)::int`,
+      takenBack: sql<number>`coalesce(-sum(${creditLedger.delta}) filter (where ${eq(creditLedger.reason, 'refund')}), 0)::int`,
+    })
+    .from(creditLedger)
+    .where(eq(creditLedger.paymentId, paymentId));
+  return { bought: Number(row?.bought ?? 0), takenBack: Number(row?.takenBack ?? 0) };
 }
 
 export async function insertLedgerEntries(db: Db, rows: LedgerInsert[]): Promise<LedgerRow[]> {

@@ -15,6 +15,7 @@ import { toPaymentDto, toSubscriptionDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { creditBalance, lockOrganization } from './ledger.repo.js';
 import { findAdminRoleId } from './onboarding.repo.js';
+import { deliverAll } from '../mail/mail.service.js';
 import { insertManualPayment } from './payments.service.js';
 import { checkAmounts } from './rules.js';
 import { updateSubscriptionRow } from './subscriptions.repo.js';
@@ -69,9 +70,10 @@ export async function onboard(
       });
 
       let payment = null;
+      let receiptOutboxIds: string[] = [];
       if (body.payment) {
         const transactionId = body.payment.transactionId;
-        payment = await insertManualPayment(tx, {
+        ({ payment, receiptOutboxIds } = await insertManualPayment(tx, {
           organizationId,
           subscriptionId: subscription.id,
           amountPaise: subscription.grandTotalAmountPaise,
@@ -85,7 +87,7 @@ export async function onboard(
           paymentNotes: body.payment.remarks || messages.payment.defaultNotes,
           paymentDate: new Date(body.payment.paymentDate),
           actorUserId: auth.userId,
-        });
+        }));
         subscription = await updateSubscriptionRow(tx, subscription.id, { paymentId: payment.id });
       }
       await grantSubscriptionCredits(tx, subscription, auth.userId);
@@ -104,7 +106,7 @@ export async function onboard(
       return {
         status: 201,
         body: { success: true as const, data },
-        afterCommit: () => app.mailer.deliver(app.db, created.outboxId),
+        afterCommit: () => deliverAll(app, [created.outboxId, ...receiptOutboxIds]),
       };
     },
   );

@@ -224,7 +224,9 @@ describe('POST /api/auth/onboarding', () => {
     expect(after.subscriptions - before.subscriptions).toBe(1);
     expect(after.payments - before.payments).toBe(1);
     expect(after.credit_ledger - before.credit_ledger).toBe(2);
-    expect(after.email_outbox - before.email_outbox).toBe(1);
+    // The invitation and the receipt with its tax invoice.
+    expect(after.email_outbox - before.email_outbox).toBe(2);
+    expect(after.invoices - before.invoices).toBe(1);
     expect(after.idempotency_keys - before.idempotency_keys).toBe(1);
   });
 

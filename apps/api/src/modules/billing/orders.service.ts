@@ -20,6 +20,8 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { randomToken } from '../../lib/tokens.js';
 import { tenantScope, type AuthContext } from '../../plugins/access.js';
 import { recordActivity } from '../activity/activity.repo.js';
+import { issueInvoice, requireSellerTaxProfile } from '../invoices/invoices.service.js';
+import { deliverAll } from '../mail/mail.service.js';
 import { notifyOrganizationAdmins } from '../notifications/notifications.repo.js';
 import { findOrganizationById } from '../users/users.repo.js';
 import { toOrderDto, toPaymentDto } from './dto.js';
@@ -68,6 +70,8 @@ export async function createOrder(
   if (!(await findOrganizationById(app.db, organizationId))) {
     throw notFound(messages.users.organizationNotFound);
   }
+  // Every captured payment gets a tax invoice: no money is taken before the seller can issue one.
+  await requireSellerTaxProfile(app.db);
   const amounts = priceCredits(body.credits);
   // Razorpay allows at most 40 characters.
   const receipt = `rcpt_${randomToken(18)}`;
@@ -138,6 +142,8 @@ export interface AppliedPayment {
   payment: PaymentRow;
   /** false when the order had already been verified (nothing changed). */
   changed: boolean;
+  /** Receipt mails to deliver once the transaction committed. */
+  outboxIds: string[];
 }
 
 /**
@@ -163,7 +169,7 @@ export async function applyConfirmedPayment(
   if (!order) return null;
   if (order.status === 'payment_verified' && order.paymentId) {
     const payment = await findPayment(tx, order.paymentId, null);
-    return { order, payment: payment!, changed: false };
+    return { order, payment: payment!, changed: false, outboxIds: [] };
   }
   if (confirmed.paidAmountPaise !== undefined && confirmed.paidAmountPaise !== order.amountPaise) {
     throw badRequest(messages.billing.amountMismatch);
@@ -208,6 +214,7 @@ export async function applyConfirmedPayment(
   });
   await setPaymentSubscription(tx, payment.id, subscription.id);
   payment = { ...payment, subscriptionId: subscription.id };
+  const { outboxIds } = await issueInvoice(tx, { payment, subscription });
   await insertLedgerEntryOnce(tx, {
     organizationId: order.organizationId,
     delta: order.credits,
@@ -233,7 +240,7 @@ export async function applyConfirmedPayment(
     entityId: order.id,
     message: `Payment ${confirmed.providerPaymentId} verified: ${formatCount(order.credits)} interview credits added`,
   });
-  return { order: updated, payment, changed: true };
+  return { order: updated, payment, changed: true, outboxIds };
 }
 
 /** POST /api/admin/payment/verify: the checkout's answer, checked against the order stored here. */
@@ -279,6 +286,7 @@ export async function verifyPayment(
     return result ? { ...result, balance: await creditBalance(tx, order.organizationId) } : null;
   });
   if (!applied) throw notFound(messages.payment.orderNotFound);
+  await deliverAll(app, applied.outboxIds);
   return {
     status: 'payment_verified',
     message: messages.payment.verified,

@@ -18,6 +18,37 @@ export async function findPayment(db: Db, id: string, scope: string | null): Pro
   return row ?? null;
 }
 
+/** The payment row, locked until the transaction ends, so two refunds of it run one after the other. */
+export async function lockPayment(db: Db, id: string, scope: string | null): Promise<PaymentRow | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, id), scope ? eq(payments.organizationId, scope) : undefined))
+    .for('update');
+  return row ?? null;
+}
+
+/** Adds a refund to the payment's running total; fully refunded, its status becomes REFUNDED. */
+export async function recordPaymentRefund(
+  db: Db,
+  payment: PaymentRow,
+  refund: { amountPaise: number; refundId: string; at: Date },
+): Promise<PaymentRow> {
+  const refunded = payment.refundAmountPaise + refund.amountPaise;
+  const [row] = await db
+    .update(payments)
+    .set({
+      refundAmountPaise: refunded,
+      refundDate: refund.at,
+      refundId: refund.refundId,
+      ...(refunded === payment.amountPaise ? { paymentStatus: 'REFUNDED' } : {}),
+      updatedAt: refund.at,
+    })
+    .where(eq(payments.id, payment.id))
+    .returning();
+  return row!;
+}
+
 export async function setPaymentSubscription(db: Db, id: string, subscriptionId: string): Promise<void> {
   await db.update(payments).set({ subscriptionId, updatedAt: new Date() }).where(eq(payments.id, id));
 }

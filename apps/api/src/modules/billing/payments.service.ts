@@ -11,6 +11,8 @@ import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { tenantScope, type AuthContext } from '../../plugins/access.js';
 import { recordActivity } from '../activity/activity.repo.js';
+import { issueInvoice } from '../invoices/invoices.service.js';
+import { deliverAll } from '../mail/mail.service.js';
 import { toPaymentDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { lockOrganization } from './ledger.repo.js';
@@ -42,11 +44,16 @@ export interface ManualPayment {
 }
 
 /**
- * Records a payment received outside the portal, status CREATED. The caller holds the
- * organization lock (`lockOrganization`), so the same transaction id cannot be recorded twice for one
- * organization, even by concurrent requests: a bank transfer is never counted twice.
+ * Records a payment received outside the portal, status CREATED, and issues its tax invoice when
+ * the money was received (`paymentCapture`). The caller holds the organization lock
+ * (`lockOrganization`), so the same transaction id cannot be recorded twice for one organization,
+ * even by concurrent requests: a bank transfer is never counted twice. The receipt mails are
+ * delivered by the caller after commit.
  */
-export async function insertManualPayment(tx: Db, input: ManualPayment): Promise<PaymentRow> {
+export async function insertManualPayment(
+  tx: Db,
+  input: ManualPayment,
+): Promise<{ payment: PaymentRow; receiptOutboxIds: string[] }> {
   if (
     input.manualReferenceNumber &&
     (await findPaymentByReference(tx, input.organizationId, input.manualReferenceNumber))
@@ -76,7 +83,12 @@ export async function insertManualPayment(tx: Db, input: ManualPayment): Promise
     entityId: row.id,
     message: `Recorded a ${row.paymentMethod.toLowerCase().replace('_', ' ')} payment of ${formatRupees(row.amountPaise)}${row.manualReferenceNumber ? ` (transaction ${row.manualReferenceNumber})` : ''}`,
   });
-  return row;
+  if (!row.paymentCapture) return { payment: row, receiptOutboxIds: [] };
+  const subscription = row.subscriptionId
+    ? await findSubscription(tx, row.subscriptionId, row.organizationId)
+    : null;
+  const { outboxIds } = await issueInvoice(tx, { payment: row, subscription });
+  return { payment: row, receiptOutboxIds: outboxIds };
 }
 
 /** POST /api/auth/payments. An optional Idempotency-Key makes a retry record nothing twice. */
@@ -96,7 +108,7 @@ export async function createPayment(
       if (body.subscriptionId && !(await findSubscription(tx, body.subscriptionId, organizationId))) {
         throw notFound(messages.subscription.notFound);
       }
-      const row = await insertManualPayment(tx, {
+      const { payment, receiptOutboxIds } = await insertManualPayment(tx, {
         organizationId,
         subscriptionId: body.subscriptionId,
         amountPaise: body.amountPaise,
@@ -109,7 +121,11 @@ export async function createPayment(
         paymentDate: body.paymentDate ? new Date(body.paymentDate) : null,
         actorUserId: auth.userId,
       });
-      return { status: 201, body: { success: true as const, data: toPaymentDto(row) } };
+      return {
+        status: 201,
+        body: { success: true as const, data: toPaymentDto(payment) },
+        afterCommit: () => deliverAll(app, receiptOutboxIds),
+      };
     },
   );
 }

@@ -20,6 +20,9 @@ export const BILLING_TABLES = [
   'idempotency_keys',
   'webhook_events',
   'api_keys',
+  'invoices',
+  'credit_notes',
+  'document_counters',
 ] as const;
 export type TableCounts = Record<(typeof BILLING_TABLES)[number], number>;
 

@@ -29,6 +29,8 @@ function toDto(row: typeof companyDetails.$inferSelect): CompanyDetails {
     instagramUrl: row.instagramUrl,
     facebookUrl: row.facebookUrl,
     aboutUs: row.aboutUs,
+    gstStateCode: row.gstStateCode,
+    gstin: row.gstin,
     updatedAt: row.updatedAt.toISOString(),
   };
 }

@@ -1,16 +1,27 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import type { Db } from '../../db/client.js';
+import type { MailAttachmentRef } from '../../db/schema/index.js';
 import { findOutboxMail, insertOutboxMail, recordDeliveryAttempt } from './outbox.repo.js';
 
 export interface Mail {
   to: string;
   subject: string;
   text: string;
+  attachments?: MailAttachmentRef[];
 }
+
+export interface RenderedAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** Renders an attached document (an invoice's PDF) from the database when the mail goes out. */
+export type AttachmentRenderer = (db: Db, ref: MailAttachmentRef) => Promise<RenderedAttachment>;
 
 export interface Mailer {
   /** Writes the mail to the outbox inside the caller's transaction. */
@@ -24,6 +35,7 @@ export function createMailer(options: {
   smtpUrl?: string | undefined;
   from: string;
   log: FastifyBaseLogger;
+  renderAttachment: AttachmentRenderer;
 }): Mailer {
   const fileDir = options.smtpUrl?.startsWith('file://') ? fileURLToPath(options.smtpUrl) : null;
   if (fileDir) mkdirSync(fileDir, { recursive: true });
@@ -33,18 +45,35 @@ export function createMailer(options: {
     async deliver(db, outboxId) {
       const mail = await findOutboxMail(db, outboxId);
       if (!mail || mail.status === 'sent') return;
+      const attachments = await Promise.all(mail.attachments.map((ref) => options.renderAttachment(db, ref)));
       if (fileDir) {
-        const file = join(fileDir, `${mail.createdAt.getTime()}-${mail.id}.json`);
+        // A test opens what the customer would receive: the mail as JSON, each attachment beside it.
+        const base = join(fileDir, `${mail.createdAt.getTime()}-${mail.id}`);
+        const files = attachments.map((a, i) => {
+          const path = `${base}-${i}-${a.filename}`;
+          writeFileSync(path, a.content);
+          return { filename: a.filename, contentType: a.contentType, path };
+        });
         writeFileSync(
-          file,
-          JSON.stringify({ to: mail.toAddress, subject: mail.subject, text: mail.textBody }),
+          `${base}.json`,
+          JSON.stringify({
+            to: mail.toAddress,
+            subject: mail.subject,
+            text: mail.textBody,
+            attachments: files,
+          }),
         );
         await recordDeliveryAttempt(db, outboxId, { status: 'sent' });
         return;
       }
       if (!transport) {
         options.log.info(
-          { to: mail.toAddress, subject: mail.subject, body: mail.textBody },
+          {
+            to: mail.toAddress,
+            subject: mail.subject,
+            body: mail.textBody,
+            attachments: attachments.map((a) => a.filename),
+          },
           'email (no SMTP configured)',
         );
         await recordDeliveryAttempt(db, outboxId, { status: 'logged' });
@@ -56,6 +85,7 @@ export function createMailer(options: {
           to: mail.toAddress,
           subject: mail.subject,
           text: mail.textBody,
+          attachments,
         });
         await recordDeliveryAttempt(db, outboxId, { status: 'sent' });
       } catch (error) {
@@ -64,4 +94,9 @@ export function createMailer(options: {
       }
     },
   };
+}
+
+/** Delivers the mails a committed transaction wrote to the outbox, one after another. */
+export async function deliverAll(app: FastifyInstance, outboxIds: readonly string[]): Promise<void> {
+  for (const id of outboxIds) await app.mailer.deliver(app.db, id);
 }

@@ -1,12 +1,21 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { emailOutbox } from '../../db/schema/index.js';
+import { emailOutbox, type MailAttachmentRef } from '../../db/schema/index.js';
 
 /** Writes a mail to the outbox (inside the caller's transaction) and returns its id. */
-export async function insertOutboxMail(db: Db, mail: { to: string; subject: string; text: string }) {
+export async function insertOutboxMail(
+  db: Db,
+  mail: { to: string; subject: string; text: string; attachments?: MailAttachmentRef[] },
+) {
   const [row] = await db
     .insert(emailOutbox)
-    .values({ toAddress: mail.to, subject: mail.subject, textBody: mail.text, status: 'pending' })
+    .values({
+      toAddress: mail.to,
+      subject: mail.subject,
+      textBody: mail.text,
+      attachments: mail.attachments ?? [],
+      status: 'pending',
+    })
     .returning({ id: emailOutbox.id });
   return row!.id;
 }

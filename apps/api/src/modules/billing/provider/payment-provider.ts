@@ -9,6 +9,12 @@ export interface ProviderOrder {
   receipt: string;
 }
 
+export interface ProviderRefund {
+  /** The provider's refund id (`rfnd_…`). */
+  id: string;
+  amountPaise: number;
+}
+
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'razorpay';
   createOrder(input: {
@@ -19,6 +25,16 @@ export interface PaymentProvider {
   checkoutConfig(): CheckoutConfig;
   /** Checks the checkout's signature over `order_id|payment_id` (constant time). */
   verifyPayment(orderId: string, paymentId: string, signature: string): boolean;
+  /**
+   * Refunds part or all of a captured payment. `receipt` names the refund at the provider, so a
+   * retry of the same refund can be recognised there.
+   */
+  refund(input: {
+    providerPaymentId: string;
+    amountPaise: number;
+    receipt: string;
+    notes: Record<string, string>;
+  }): Promise<ProviderRefund>;
   /** Checks `X-Razorpay-Signature` over the raw webhook body; false when no webhook secret is set. */
   verifyWebhook(rawBody: Buffer, signature: string): boolean;
 }

@@ -16,6 +16,10 @@ export function createRazorpayProvider(options: {
       return { id: order.id, amountPaise: Number(order.amount), currency: 'INR', receipt };
     },
     checkoutConfig: () => checkoutTexts('razorpay', options.keyId),
+    async refund({ providerPaymentId, amountPaise, receipt, notes }) {
+      const refund = await client.payments.refund(providerPaymentId, { amount: amountPaise, receipt, notes });
+      return { id: refund.id, amountPaise: Number(refund.amount) };
+    },
     ...signatureChecks(options.keySecret, options.webhookSecret),
   };
 }

@@ -6,7 +6,7 @@ import { paymentSignature } from './signatures.js';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** 14 base-62 characters, like Razorpay's ids (`order_N3kV…`, `pay_N3kW…`). */
-export function providerId(prefix: 'order' | 'pay'): string {
+export function providerId(prefix: 'order' | 'pay' | 'rfnd'): string {
   const bytes = randomBytes(14);
   let id = '';
   for (const b of bytes) id += ALPHABET[b % ALPHABET.length];
@@ -37,6 +37,10 @@ export function createSandboxProvider(secret: string): SandboxProvider {
       return { id: providerId('order'), amountPaise, currency: 'INR', receipt };
     },
     checkoutConfig: () => checkoutTexts('sandbox', null),
+    // The portal checks the amount against what is left to refund before it asks.
+    async refund({ amountPaise }) {
+      return { id: providerId('rfnd'), amountPaise };
+    },
     ...signatureChecks(secret, secret),
     pay(orderId) {
       const paymentId = providerId('pay');

@@ -1,0 +1,262 @@
+import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql, sum, type SQL } from 'drizzle-orm';
+import {
+  financialYearLabel,
+  istMonthStart,
+  SYSTEM_ROLES,
+  type InvoiceFilter,
+  type SellerTaxProfileFields,
+} from '@portal/shared';
+import type { Db } from '../../db/client.js';
+import {
+  companyDetails,
+  creditNotes,
+  documentCounters,
+  invoices,
+  organizations,
+  roles,
+  sellerTaxProfile,
+  users,
+} from '../../db/schema/index.js';
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+export type InvoiceInsert = typeof invoices.$inferInsert;
+export type CreditNoteRow = typeof creditNotes.$inferSelect;
+export type CreditNoteInsert = typeof creditNotes.$inferInsert;
+export type SellerTaxProfileRow = typeof sellerTaxProfile.$inferSelect;
+
+export async function findSellerTaxProfile(db: Db): Promise<SellerTaxProfileRow | null> {
+  const [row] = await db.select().from(sellerTaxProfile).limit(1);
+  return row ?? null;
+}
+
+export async function saveSellerTaxProfile(
+  db: Db,
+  fields: SellerTaxProfileFields,
+  updatedBy: string | null,
+): Promise<SellerTaxProfileRow> {
+  const values = { ...fields, updatedBy, updatedAt: new Date() };
+  const [row] = await db
+    .insert(sellerTaxProfile)
+    .values({ id: 'seller', ...values })
+    .onConflictDoUpdate({ target: sellerTaxProfile.id, set: values })
+    .returning();
+  return row!;
+}
+
+/**
+ * The next number of a series in a financial year. The counter row stays locked until the caller's
+ * transaction ends, so concurrent issuers wait their turn and a rolled-back one leaves no gap.
+ */
+export async function takeNextNumber(
+  db: Db,
+  series: 'invoice' | 'credit_note',
+  financialYear: string,
+): Promise<number> {
+  const [row] = await db
+    .insert(documentCounters)
+    .values({ series, financialYear, lastNumber: 1 })
+    .onConflictDoUpdate({
+      target: [documentCounters.series, documentCounters.financialYear],
+      set: { lastNumber: sql`${documentCounters.lastNumber} + 1` },
+    })
+    .returning({ lastNumber: documentCounters.lastNumber });
+  return row!.lastNumber;
+}
+
+export async function insertInvoice(db: Db, values: InvoiceInsert): Promise<InvoiceRow> {
+  const [row] = await db.insert(invoices).values(values).returning();
+  return row!;
+}
+
+export async function insertCreditNote(db: Db, values: CreditNoteInsert): Promise<CreditNoteRow> {
+  const [row] = await db.insert(creditNotes).values(values).returning();
+  return row!;
+}
+
+const inScope = (
+  column: typeof invoices.organizationId | typeof creditNotes.organizationId,
+  scope: string | null,
+) => (scope === null ? undefined : eq(column, scope));
+
+export async function findInvoice(db: Db, id: string, scope: string | null): Promise<InvoiceRow | null> {
+  const [row] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, id), inScope(invoices.organizationId, scope)));
+  return row ?? null;
+}
+
+export async function findInvoiceByPayment(db: Db, paymentId: string): Promise<InvoiceRow | null> {
+  const [row] = await db.select().from(invoices).where(eq(invoices.paymentId, paymentId));
+  return row ?? null;
+}
+
+export async function findCreditNote(
+  db: Db,
+  id: string,
+  scope: string | null,
+): Promise<CreditNoteRow | null> {
+  const [row] = await db
+    .select()
+    .from(creditNotes)
+    .where(and(eq(creditNotes.id, id), inScope(creditNotes.organizationId, scope)));
+  return row ?? null;
+}
+
+export async function findCreditNoteByRefund(db: Db, refundId: string): Promise<CreditNoteRow | null> {
+  const [row] = await db.select().from(creditNotes).where(eq(creditNotes.refundId, refundId));
+  return row ?? null;
+}
+
+/** Refunded so far against each invoice (the sum of its credit notes), and the credits taken back. */
+export async function refundedSoFar(
+  db: Db,
+  invoiceIds: string[],
+): Promise<Map<string, { paise: number; credits: number }>> {
+  if (invoiceIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      invoiceId: creditNotes.invoiceId,
+      paise: sum(creditNotes.totalPaise).mapWith(Number),
+      credits: sum(creditNotes.creditsTakenBack).mapWith(Number),
+    })
+    .from(creditNotes)
+    .where(inArray(creditNotes.invoiceId, invoiceIds))
+    .groupBy(creditNotes.invoiceId);
+  return new Map(rows.map((r) => [r.invoiceId, { paise: r.paise, credits: r.credits }]));
+}
+
+type DocumentTable = typeof invoices | typeof creditNotes;
+
+/** The list and export filters: scope, organization, number or buyer's name, financial year and month. */
+function documentFilter(table: DocumentTable, filter: InvoiceFilter, scope: string | null): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [inScope(table.organizationId, scope)];
+  if (filter.organizationId) conditions.push(eq(table.organizationId, filter.organizationId));
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(or(ilike(table.number, pattern), ilike(sql`${table.buyer}->>'name'`, pattern)));
+  }
+  if (filter.financialYear !== undefined) {
+    if (filter.month === undefined) {
+      conditions.push(eq(table.financialYear, financialYearLabel(filter.financialYear)));
+    } else {
+      // April to December are in the year the financial year starts; January to March in the next.
+      const year = filter.month >= 4 ? filter.financialYear : filter.financialYear + 1;
+      const next = filter.month === 12 ? { year: year + 1, month: 1 } : { year, month: filter.month + 1 };
+      conditions.push(
+        gte(table.issuedAt, istMonthStart(year, filter.month)),
+        lt(table.issuedAt, istMonthStart(next.year, next.month)),
+      );
+    }
+  }
+  return and(...conditions);
+}
+
+export async function listInvoiceRows(
+  db: Db,
+  filter: InvoiceFilter,
+  scope: string | null,
+  page: { limit: number; offset: number },
+): Promise<{ rows: InvoiceRow[]; total: number }> {
+  const where = documentFilter(invoices, filter, scope);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(invoices)
+      .where(where)
+      .orderBy(desc(invoices.issuedAt), desc(invoices.sequence))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(invoices).where(where),
+  ]);
+  return { rows, total: counted!.total };
+}
+
+export async function listCreditNoteRows(
+  db: Db,
+  filter: InvoiceFilter,
+  scope: string | null,
+  page: { limit: number; offset: number },
+): Promise<{ rows: CreditNoteRow[]; total: number }> {
+  const where = documentFilter(creditNotes, filter, scope);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(creditNotes)
+      .where(where)
+      .orderBy(desc(creditNotes.issuedAt), desc(creditNotes.sequence))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(creditNotes).where(where),
+  ]);
+  return { rows, total: counted!.total };
+}
+
+const EXPORT_BATCH = 500;
+
+/** Every invoice the filter finds, oldest first, read in batches for the register. */
+export async function* iterateInvoices(db: Db, filter: InvoiceFilter, scope: string | null) {
+  const where = documentFilter(invoices, filter, scope);
+  for (let offset = 0; ; offset += EXPORT_BATCH) {
+    const rows = await db
+      .select()
+      .from(invoices)
+      .where(where)
+      .orderBy(invoices.financialYear, invoices.sequence)
+      .limit(EXPORT_BATCH)
+      .offset(offset);
+    yield* rows;
+    if (rows.length < EXPORT_BATCH) return;
+  }
+}
+
+export async function* iterateCreditNotes(db: Db, filter: InvoiceFilter, scope: string | null) {
+  const where = documentFilter(creditNotes, filter, scope);
+  for (let offset = 0; ; offset += EXPORT_BATCH) {
+    const rows = await db
+      .select()
+      .from(creditNotes)
+      .where(where)
+      .orderBy(creditNotes.financialYear, creditNotes.sequence)
+      .limit(EXPORT_BATCH)
+      .offset(offset);
+    yield* rows;
+    if (rows.length < EXPORT_BATCH) return;
+  }
+}
+
+/** What an invoice states about the buyer: the company details, else the organization's name. */
+export async function findBuyerParticulars(db: Db, organizationId: string) {
+  const [row] = await db
+    .select({
+      organizationName: organizations.name,
+      name: companyDetails.name,
+      address: companyDetails.address,
+      city: companyDetails.city,
+      state: companyDetails.state,
+      pincode: companyDetails.pincode,
+      country: companyDetails.country,
+      gstStateCode: companyDetails.gstStateCode,
+      gstin: companyDetails.gstin,
+    })
+    .from(organizations)
+    .leftJoin(companyDetails, eq(companyDetails.organizationId, organizations.id))
+    .where(eq(organizations.id, organizationId));
+  return row ?? null;
+}
+
+/** The active admins of an organization, who receive its receipts. */
+export async function organizationAdminEmails(db: Db, organizationId: string): Promise<string[]> {
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(
+      and(
+        eq(users.organizationId, organizationId),
+        eq(roles.name, SYSTEM_ROLES.admin),
+        eq(users.isActive, true),
+      ),
+    );
+  return rows.map((r) => r.email);
+}
