@@ -8,12 +8,13 @@ import argon2 from '@node-rs/argon2';
 import { and, count, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { CSRF_COOKIE, MAX_UPLOAD_BYTES } from '@portal/shared';
+import { CSRF_COOKIE, gstinCheckCharacter, MAX_UPLOAD_BYTES } from '@portal/shared';
 import { buildApp, defaultConfig } from '../apps/api/src/app.js';
 import { openDatabase, type Database } from '../apps/api/src/db/client.js';
 import {
   features,
   organizations,
+  payments,
   rolePermissions,
   roles,
   sessions,
@@ -21,6 +22,8 @@ import {
   users,
 } from '../apps/api/src/db/schema/index.js';
 import { seed } from '../apps/api/src/db/seed.js';
+import { saveSellerTaxProfile } from '../apps/api/src/modules/invoices/invoices.repo.js';
+import { issueInvoice } from '../apps/api/src/modules/invoices/invoices.service.js';
 import { userSearchText } from '../apps/api/src/modules/users/users.repo.js';
 import { loadEnv } from '../apps/api/src/env.js';
 import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
@@ -213,6 +216,45 @@ function argon2Verifies(hash: string, password: string, concurrency: number): Me
     );
     return { rps: count / seconds, p50: NaN, p99: NaN, errors: 0 };
   };
+}
+
+/** The seller's tax profile and `count` paid invoices of the first organizations, as payments issue them. */
+async function issueBenchInvoices(database: Database, count: number): Promise<string[]> {
+  const pan = 'AABCB1234B';
+  const first14 = `29${pan}1Z`;
+  await saveSellerTaxProfile(
+    database.db,
+    {
+      legalName: 'Bench Seller Private Limited',
+      address: '1 Bench Road\nBengaluru 560001',
+      stateCode: '29',
+      gstin: first14 + gstinCheckCharacter(first14),
+      pan,
+      sac: '998314',
+      invoicePrefix: 'BN',
+      creditNotePrefix: 'BC',
+      signatory: 'Bench Signatory',
+    },
+    null,
+  );
+  const orgs = await database.db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.isPlatform, false))
+    .limit(count);
+  const ids: string[] = [];
+  for (const org of orgs) {
+    ids.push(
+      await database.db.transaction(async (tx) => {
+        const [payment] = await tx
+          .insert(payments)
+          .values({ organizationId: org.id, amountPaise: 118_000, paymentDate: new Date() })
+          .returning();
+        return (await issueInvoice(tx, { payment: payment!, subscription: null })).invoice.id;
+      }),
+    );
+  }
+  return ids;
 }
 
 /** A file of just under 5 MB that the portal takes as a PDF (it reads the content, not the name). */
@@ -442,6 +484,27 @@ export async function benchApi(
     const uploads = await compare({ uploading, quietList }, { seconds: 4, rounds: 5, warmup: 1 });
     const uploadsDetail = `${ms(uploads.median('uploading', 'p99'))} ms (quiet ${ms(uploads.median('quietList', 'p99'))} ms), ${median(uploadsStored.slice(1)).toFixed(1)} uploads/s`;
 
+    log(`[${kind}] list p99 while invoice PDFs render`);
+    const invoiceIds = await issueBenchInvoices(database, 20);
+    const pdf: Target = { url: `${base}/api/auth/invoices/${invoiceIds[0]}/pdf`, headers: list.headers };
+    const pdfsRendered: number[] = [];
+    const rendering: Measure = async (seconds) => {
+      const [listed, rendered] = await Promise.all([load(list, seconds, 5), load(pdf, seconds, 4)]);
+      pdfsRendered.push(rendered.rps * seconds);
+      return listed;
+    };
+    const pdfs = await compare({ rendering, quietList }, { seconds: 4, rounds: 5, warmup: 1 });
+    const pdfRatio = pdfs.ratio('rendering', 'quietList', 'p99');
+    // slice(1): compare's warm-up rendered once before the rounds.
+    const rendered = pdfsRendered.slice(1).reduce((sum, n) => sum + n, 0);
+    figures.push({
+      name: `${kind}: list p99 while invoice PDFs render ÷ quiet p99`,
+      value: pdfRatio,
+      goal: '≤ 3',
+      pass: pdfRatio <= 3 && rendered >= 1_000,
+      detail: `${ms(pdfs.median('rendering', 'p99'))} vs ${ms(pdfs.median('quietList', 'p99'))} ms, ${pdfs.spread('rendering', 'quietList', 'p99')}; ${rendered.toFixed(0)} PDFs rendered in the rounds`,
+    });
+
     log(`[${kind}] growing to 100,000 users`);
     await growUsers(database.db, { from: 10_001, to: 100_000, roleId: adminRoleId, passwordHash: userHash });
     log(`[${kind}] a second portal at 1,000 users, measured in turn with the first`);
@@ -463,7 +526,7 @@ export async function benchApi(
         detail: `${ms(growth.median(name, 'p50'))} vs ${ms(growth.median(`${name}1k`, 'p50'))} ms, ${growth.spread(name, `${name}1k`, 'p50')}`,
       });
     }
-    const errors = [at10k.list, at10k.search, logins, flood, hooks, uploads, growth].reduce(
+    const errors = [at10k.list, at10k.search, logins, flood, hooks, uploads, pdfs, growth].reduce(
       (sum, c) => sum + c.errors,
       0,
     );
