@@ -7,11 +7,16 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
+const flaky = [];
 
 /** Playwright nests suites by file and describe block; specs hold the tests. */
 function playwrightFailures(suite, trail) {
   const here = suite.title ? [...trail, suite.title] : trail;
-  for (const spec of suite.specs ?? []) if (!spec.ok) failures.push([...here, spec.title].join(' › '));
+  for (const spec of suite.specs ?? []) {
+    const name = [...here, spec.title].join(' › ');
+    if (!spec.ok) failures.push(name);
+    else if (spec.tests?.some((t) => t.status === 'flaky')) flaky.push(name);
+  }
   for (const child of suite.suites ?? []) playwrightFailures(child, here);
 }
 
@@ -40,6 +45,8 @@ for (const file of process.argv.slice(2)) {
     for (const child of report.suites ?? []) playwrightFailures(child, [`${suite}:`]);
   }
 }
+// Passed on the retry (e2e/playwright.config.ts): listed, so a flaky test is seen and mended.
+for (const name of flaky) console.log(`FLAKY ${name}`);
 for (const name of failures) console.log(`FAILED ${name}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || failures.length > 0 ? 1 : 0);
