@@ -112,7 +112,7 @@ export function istDate(moment: Date): string {
 }
 
 /** Invoice and credit-note numbers: `{prefix}/{yy-yy}/{six digits}`, at most 16 characters. */
-export const DOCUMENT_PREFIX_MAX = 4;
+export const DOCUMENT_PREFIX_MAX = 3;
 export const DOCUMENT_SEQUENCE_MAX = 999_999;
 
 export function documentNumber(prefix: string, financialYear: string, sequence: number): string {
@@ -163,4 +163,25 @@ export function splitShare(whole: TaxSplit, partPaise: number, intraState: boole
     intraState,
     taxableValuePaise: taxable,
   });
+}
+
+/**
+ * A credit note's figures for `amountPaise` of an invoice of which `creditedBefore` is already
+ * credited: the invoice's share of everything credited after this note, less the earlier notes'.
+ * Rounded once on the running total, the notes always add up to the invoice, paisa for paisa.
+ */
+export function creditShare(
+  invoice: TaxSplit,
+  creditedBefore: TaxSplit,
+  amountPaise: number,
+  intraState: boolean,
+): TaxSplit {
+  const upToNow = splitShare(invoice, creditedBefore.totalPaise + amountPaise, intraState);
+  return {
+    taxableValuePaise: upToNow.taxableValuePaise - creditedBefore.taxableValuePaise,
+    cgstPaise: upToNow.cgstPaise - creditedBefore.cgstPaise,
+    sgstPaise: upToNow.sgstPaise - creditedBefore.sgstPaise,
+    igstPaise: upToNow.igstPaise - creditedBefore.igstPaise,
+    totalPaise: amountPaise,
+  };
 }

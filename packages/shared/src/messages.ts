@@ -436,7 +436,7 @@ export const messages = {
     apiKeyNotFound: 'API key not found',
   },
   tax: {
-    gstinFormat: 'Enter a valid 15-character GSTIN, for example 29ABCDE1234F1Z5.',
+    gstinFormat: 'Enter a valid 15-character GSTIN, for example 29ABCDE1234F1ZW.',
     gstinState: 'The GSTIN must begin with the code of an Indian state or union territory.',
     gstinCheck: 'This GSTIN is mistyped: its last character does not match the rest. Please check it.',
     gstinStateMismatch: "The GSTIN's first two digits must be the code of the state selected.",
@@ -444,7 +444,7 @@ export const messages = {
     panInvalid: 'Enter a valid 10-character PAN, for example ABCDE1234F.',
     panGstinMismatch: 'The PAN must be characters 3 to 12 of the GSTIN.',
     sacInvalid: 'The SAC code is 6 digits beginning with 99.',
-    prefixInvalid: 'The prefix is 1 to 4 letters, digits or hyphens.',
+    prefixInvalid: 'The prefix is 1 to 3 letters, digits or hyphens.',
     prefixesEqual: 'Invoices and credit notes need different prefixes.',
     legalNameRequired: 'Legal name is required',
     addressRequired: 'Address is required',
@@ -466,6 +466,7 @@ export const messages = {
     description: 'AI interview credits',
     receiptSubject: 'Your payment receipt and tax invoice',
     receiptNotificationTitle: 'Tax invoice issued',
+    monthNeedsYear: 'Choose a financial year to filter by month.',
   },
   refunds: {
     refund: 'Refund',

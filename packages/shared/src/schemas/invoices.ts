@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { gstinProblem, PAN_SHAPE, STATE_CODES, type GstinProblem } from '../gst.js';
+import { DOCUMENT_PREFIX_MAX, gstinProblem, PAN_SHAPE, STATE_CODES, type GstinProblem } from '../gst.js';
 import { messages } from '../messages.js';
 import { paymentSchema } from './billing.js';
 import { listQuerySchema } from './common.js';
@@ -48,7 +48,7 @@ const documentPrefix = (fallback: string) =>
   z
     .string({ error: messages.tax.prefixInvalid })
     .trim()
-    .regex(/^[A-Za-z0-9-]{1,4}$/, messages.tax.prefixInvalid)
+    .regex(new RegExp(`^[A-Za-z0-9-]{1,${DOCUMENT_PREFIX_MAX}}$`), messages.tax.prefixInvalid)
     .default(fallback);
 
 const required = (message: string, max = 200) =>
@@ -152,10 +152,14 @@ export const creditNoteSchema = z.object({
 export type CreditNote = z.infer<typeof creditNoteSchema>;
 
 /** Newest first; a month (1–12) is read within the chosen financial year (2026 = April 2026 – March 2027). */
+/** A query parameter left empty (`?month=`) counts as absent. */
+const optionalNumber = (min: number, max: number) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).max(max).optional());
+
 const invoiceFilterFields = {
   search: z.string().trim().max(200).optional(),
-  financialYear: z.coerce.number().int().min(2017).max(2100).optional(),
-  month: z.coerce.number().int().min(1).max(12).optional(),
+  financialYear: optionalNumber(2017, 2100),
+  month: optionalNumber(1, 12),
   organizationId: z.uuid().optional(),
 };
 const monthNeedsYear: [
@@ -163,7 +167,7 @@ const monthNeedsYear: [
   { path: string[]; message: string },
 ] = [
   (q) => q.month === undefined || q.financialYear !== undefined,
-  { path: ['month'], message: 'Choose a financial year to filter by month.' },
+  { path: ['month'], message: messages.invoices.monthNeedsYear },
 ];
 
 export const invoiceFilterSchema = z.object(invoiceFilterFields).refine(...monthNeedsYear);

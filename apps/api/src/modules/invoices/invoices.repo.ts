@@ -126,6 +126,27 @@ export async function refundedSoFar(
   return new Map(rows.map((r) => [r.invoiceId, { paise: r.paise, credits: r.credits }]));
 }
 
+/** What the invoice's credit notes have credited so far, figure by figure. */
+export async function creditedSoFar(db: Db, invoiceId: string) {
+  const [row] = await db
+    .select({
+      taxableValuePaise: sum(creditNotes.taxableValuePaise).mapWith(Number),
+      cgstPaise: sum(creditNotes.cgstPaise).mapWith(Number),
+      sgstPaise: sum(creditNotes.sgstPaise).mapWith(Number),
+      igstPaise: sum(creditNotes.igstPaise).mapWith(Number),
+      totalPaise: sum(creditNotes.totalPaise).mapWith(Number),
+    })
+    .from(creditNotes)
+    .where(eq(creditNotes.invoiceId, invoiceId));
+  return {
+    taxableValuePaise: row?.taxableValuePaise ?? 0,
+    cgstPaise: row?.cgstPaise ?? 0,
+    sgstPaise: row?.sgstPaise ?? 0,
+    igstPaise: row?.igstPaise ?? 0,
+    totalPaise: row?.totalPaise ?? 0,
+  };
+}
+
 type DocumentTable = typeof invoices | typeof creditNotes;
 
 /** The list and export filters: scope, organization, number or buyer's name, financial year and month. */

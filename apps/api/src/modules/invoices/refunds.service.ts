@@ -6,7 +6,7 @@ import {
   messages,
   refundCreditsUnavailable,
   REQUIREMENTS,
-  splitShare,
+  creditShare,
   type RefundBody,
   type RefundResult,
 } from '@portal/shared';
@@ -27,6 +27,7 @@ import { lockPayment, recordPaymentRefund, type PaymentRow } from '../billing/pa
 import { deliverAll } from '../mail/mail.service.js';
 import { notifyOrganizationAdmins } from '../notifications/notifications.repo.js';
 import {
+  creditedSoFar,
   findCreditNoteByRefund,
   findInvoiceByPayment,
   insertCreditNote,
@@ -124,7 +125,12 @@ export async function applyRefund(
   const refundId = input.providerRefund?.id ?? (await refundAtProvider(app, payment, input));
   const issuedAt = new Date();
   const { buyer } = await buyerOf(tx, payment.organizationId, profile);
-  const share = splitShare(invoice, input.amountPaise, invoice.intraState);
+  const share = creditShare(
+    invoice,
+    await creditedSoFar(tx, invoice.id),
+    input.amountPaise,
+    invoice.intraState,
+  );
   const creditNote = await insertCreditNote(tx, {
     ...(await nextDocumentNumber(tx, 'credit_note', profile.creditNotePrefix, issuedAt)),
     issuedAt,

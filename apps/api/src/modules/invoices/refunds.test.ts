@@ -171,6 +171,27 @@ describe('POST /api/auth/payments/{id}/refunds', () => {
     expect((await refund(paymentId, 1)).statusCode).toBe(422);
   });
 
+  it('credit notes add up to their invoice, paisa for paisa, however the refund is split', async () => {
+    const { orgId } = await tenantAdmin(ctx, 'Odd Split Co');
+    // ₹2.00 at 18 %: taxable 169 paise (odd), CGST 15, SGST 16.
+    const paid = await root.post('/api/auth/payments', {
+      organizationId: orgId,
+      amountPaise: 200,
+      manualReferenceNumber: 'UTR-ODD-SPLIT',
+    });
+    const paymentId = paid.json().data.id as string;
+    const halves = [await refund(paymentId, 100), await refund(paymentId, 100)].map(
+      (r) => r.json().data.creditNote as CreditNote,
+    );
+    const sum = (field: 'taxableValuePaise' | 'cgstPaise' | 'sgstPaise' | 'igstPaise' | 'totalPaise') =>
+      halves[0]![field] + halves[1]![field];
+    const invoice = (await root.get(`/api/auth/invoices?organizationId=${orgId}`)).json().data[0] as Invoice;
+    expect(invoice).toMatchObject({ taxableValuePaise: 169, cgstPaise: 15, sgstPaise: 16 });
+    for (const field of ['taxableValuePaise', 'cgstPaise', 'sgstPaise', 'igstPaise', 'totalPaise'] as const) {
+      expect(sum(field), field).toBe(invoice[field]);
+    }
+  });
+
   it('answers clearly for no key, bad amounts, an unknown payment and one without an invoice', async () => {
     const { paymentId } = await paidTenant();
     const noKey = await root.post(`/api/auth/payments/${paymentId}/refunds`, {
