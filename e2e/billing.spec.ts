@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { apiAs, expect, latestMailTo, linkIn, login, tenCreditsSubscription, test } from './fixtures';
+import { apiAs, expect, latestLinkTo, login, tenCreditsSubscription, test } from './fixtures';
 
 /**
  * Billing flows: the super administrator's invite → subscription → manual payment (one server
@@ -101,7 +101,7 @@ test.describe('billing', () => {
     } finally {
       await api.dispose();
     }
-    expect(linkIn(await latestMailTo(email))).toContain('/auth/reset-password?token=');
+    expect(await latestLinkTo(email)).toContain('/auth/reset-password?token=');
   });
 
   test('a tenant admin buys credits through the sandbox checkout and the balance rises', async ({ page }) => {
@@ -128,7 +128,7 @@ test.describe('billing', () => {
       await api.dispose();
     }
     // The invited admin sets a password through the emailed link.
-    await page.goto(linkIn(await latestMailTo(email)));
+    await page.goto(await latestLinkTo(email));
     await page.getByLabel('New password', { exact: true }).fill(password);
     await page.getByLabel('Confirm password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Set password' }).click();

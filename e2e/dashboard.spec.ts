@@ -9,7 +9,7 @@ import {
   type Dashboard,
   type StatCard,
 } from '@portal/shared';
-import { apiAs, expect, latestMailTo, linkIn, login, test, type ApiClient } from './fixtures';
+import { apiAs, expect, latestLinkTo, login, test, type ApiClient } from './fixtures';
 
 /** Home dashboard, activity feed, notifications bell and positions. */
 
@@ -58,7 +58,7 @@ async function onboardTenant(root: ApiClient) {
     },
     { 'Idempotency-Key': randomUUID() },
   )) as { data: { subscription: { validUntil: string }; payment: { amountPaise: number } } };
-  const token = new URL(linkIn(await latestMailTo(email))).searchParams.get('token')!;
+  const token = new URL(await latestLinkTo(email)).searchParams.get('token')!;
   const password = 'Home-Passw0rd!';
   const anonymous = await root.context.post('/api/auth/reset-password', { data: { token, password } });
   expect(anonymous.ok()).toBe(true);

@@ -4,16 +4,7 @@ import { join } from 'node:path';
 import type { Locator, Page, Request } from '@playwright/test';
 import { FEATURES, messages } from '@portal/shared';
 import { PAGE_ACCESS } from '../apps/web/src/lib/page-access';
-import {
-  apiAs,
-  expect,
-  latestMailTo,
-  linkIn,
-  login,
-  SUPER_ADMIN,
-  tenCreditsSubscription,
-  test,
-} from './fixtures';
+import { apiAs, expect, latestLinkTo, login, SUPER_ADMIN, tenCreditsSubscription, test } from './fixtures';
 
 /**
  * Issue 21, "Never offer what the server will refuse": every page of the route table, and every
@@ -87,7 +78,7 @@ let secondAdminId = '';
 
 /** Follows the newest invitation sent to `email` and sets the password. */
 async function setPasswordThroughLink(page: Page, email: string, password: string) {
-  await page.goto(linkIn(await latestMailTo(email)));
+  await page.goto(await latestLinkTo(email));
   await page.getByLabel('New password', { exact: true }).fill(password);
   await page.getByLabel('Confirm password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Set password' }).click();

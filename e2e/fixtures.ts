@@ -7,6 +7,7 @@ import {
   type APIRequestContext,
   type Page,
 } from '@playwright/test';
+import { gstinCheckCharacter } from '@portal/shared';
 import { BASE_URL, MAIL_DIR, SUPER_ADMIN } from './env';
 
 /** Signs in through the sign-in screen and waits for the dashboard. */
@@ -57,13 +58,34 @@ export async function apiAs(email = SUPER_ADMIN.email, password = SUPER_ADMIN.pa
   };
 }
 
+/** The seller's PAN, and its GSTIN in Karnataka (29) with the check character the shared rule computes. */
+const SELLER_PAN = 'AABCI1234C';
+const SELLER_GSTIN_14 = `29${SELLER_PAN}1Z`;
+
+/**
+ * The seller's tax details, which every payment needs (no invoice can be issued without them): set
+ * once per run by global-setup.ts, as PUT /auth/tax-profile takes them.
+ */
+export const SELLER_TAX_PROFILE = {
+  legalName: 'Interview Credits Portal Private Limited',
+  address: '12 MG Road, Bengaluru 560001',
+  stateCode: '29',
+  gstin: `${SELLER_GSTIN_14}${gstinCheckCharacter(SELLER_GSTIN_14)}`,
+  pan: SELLER_PAN,
+  sac: '998314',
+  invoicePrefix: 'IC',
+  creditNotePrefix: 'CN',
+  signatory: 'Portal Owner',
+};
+
 interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** Each written beside the mail (an invoice's PDF). */
+  attachments?: { filename: string; path: string }[];
 }
 
-/** The newest email sent to an address (the portal writes them to MAIL_DIR in the browser tests). */
 /** A subscription of 10 credits at ₹100 each with 18 % GST (₹1,180), as POST /auth/onboarding takes it. */
 export function tenCreditsSubscription(demoTrials = 2) {
   return {
@@ -77,15 +99,24 @@ export function tenCreditsSubscription(demoTrials = 2) {
   };
 }
 
-export async function latestMailTo(address: string, timeoutMs = 10_000): Promise<Mail> {
+/**
+ * The newest email sent to an address that `matches` (the portal writes each to MAIL_DIR in the
+ * browser tests as a .json file, its attachments beside it).
+ */
+export async function latestMailTo(
+  address: string,
+  matches: (mail: Mail) => boolean = () => true,
+  timeoutMs = 10_000,
+): Promise<Mail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (existsSync(MAIL_DIR)) {
       const mails = readdirSync(MAIL_DIR)
+        .filter((f) => f.endsWith('.json'))
         .sort()
         .reverse()
         .map((f) => JSON.parse(readFileSync(join(MAIL_DIR, f), 'utf8')) as Mail)
-        .filter((m) => m.to.toLowerCase() === address.toLowerCase());
+        .filter((m) => m.to.toLowerCase() === address.toLowerCase() && matches(m));
       if (mails[0]) return mails[0];
     }
     if (Date.now() > deadline) throw new Error(`no email to ${address}`);
@@ -93,9 +124,19 @@ export async function latestMailTo(address: string, timeoutMs = 10_000): Promise
   }
 }
 
+const LINK = /https?:\/\/\S+/;
+
+/**
+ * The link of the newest email to an address that carries one: an invitation or a password reset.
+ * A payment's receipt, which carries none, can be written in the same millisecond as the invitation.
+ */
+export async function latestLinkTo(address: string): Promise<string> {
+  return linkIn(await latestMailTo(address, (mail) => LINK.test(mail.text)));
+}
+
 /** The first link in an email's text. */
 export function linkIn(mail: Mail): string {
-  const match = /https?:\/\/\S+/.exec(mail.text);
+  const match = LINK.exec(mail.text);
   if (!match) throw new Error(`no link in "${mail.subject}"`);
   return match[0];
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { apiAs, expect, latestMailTo, linkIn, login, test } from './fixtures';
+import { apiAs, expect, latestLinkTo, login, test } from './fixtures';
 
 /** Roles and permissions: the roles list, Add/Edit Role and the view-only permission screen. */
 
@@ -151,7 +151,7 @@ test.describe('roles', () => {
       roleId: reader.data.id,
     });
     await root.dispose();
-    const token = new URL(linkIn(await latestMailTo(email))).searchParams.get('token')!;
+    const token = new URL(await latestLinkTo(email)).searchParams.get('token')!;
     const password = 'Reader-Passw0rd!';
     expect((await page.request.post('/api/auth/reset-password', { data: { token, password } })).ok()).toBe(
       true,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
-import { apiAs, expect, latestMailTo, linkIn, tenCreditsSubscription } from './fixtures';
+import { apiAs, expect, latestLinkTo, tenCreditsSubscription } from './fixtures';
 
 /**
  * One tenant with each kind of user, built through the API for the specs that visit every screen as
@@ -51,7 +51,7 @@ export interface ScenarioIds {
 
 /** Follows the newest invitation or reset link sent to `email` and sets the password. */
 export async function setPasswordThroughLink(page: Page, email: string, password: string) {
-  const link = linkIn(await latestMailTo(email));
+  const link = await latestLinkTo(email);
   expect(link).toMatch(/\/auth\/reset-password\?token=/);
   await page.goto(link);
   await page.getByLabel('New password', { exact: true }).fill(password);
@@ -155,6 +155,7 @@ export function pagesByAddress(ids: ScenarioIds): [screen: string, path: string]
     ['settings', '/dashboard/settings'],
     ['support', '/dashboard/support'],
     ['billing', '/dashboard/billing'],
+    ['invoices', '/dashboard/invoices'],
     ['register', '/dashboard/register'],
     ['usermanagement', '/dashboard/usermanagement'],
     ['inviteuser', '/dashboard/inviteuser'],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request, type Page } from '@playwright/test';
 import { BASE_URL } from './env';
-import { apiAs, expect, latestMailTo, linkIn, login, test, type ApiClient } from './fixtures';
+import { apiAs, expect, latestLinkTo, login, test, type ApiClient } from './fixtures';
 
 /**
  * Admin Users: invite up to the subscription screen, edit, deactivate and activate
@@ -43,7 +43,7 @@ async function inviteAdmin(
 
 /** Follows the newest invite link sent to `email` and sets the password on the reset screen. */
 async function acceptInvite(page: Page, email: string, password = PASSWORD) {
-  const link = linkIn(await latestMailTo(email));
+  const link = await latestLinkTo(email);
   expect(link).toMatch(/\/auth\/reset-password\?token=/);
   await page.goto(link);
   const rules = page.locator('[data-rule]');
@@ -228,7 +228,7 @@ test.describe('admin users', () => {
     const tag = randomUUID().slice(0, 8);
     const username = `accept.${tag}`;
     const user = await inviteAdmin(api, username);
-    const firstLink = linkIn(await latestMailTo(user.email));
+    const firstLink = await latestLinkTo(user.email);
 
     await login(page);
     await page.goto('/dashboard/usermanagement');
@@ -245,7 +245,7 @@ test.describe('admin users', () => {
     await expect(page.getByText('A new invitation link has been sent.')).toBeVisible();
 
     // The new link works; the first one no longer does.
-    await expect.poll(async () => linkIn(await latestMailTo(user.email))).not.toBe(firstLink);
+    await expect.poll(() => latestLinkTo(user.email)).not.toBe(firstLink);
     const invitee = await (await browser.newContext({ baseURL: BASE_URL })).newPage();
     await invitee.goto(firstLink);
     await invitee.getByRole('textbox', { name: 'New password' }).fill(PASSWORD);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { expect, latestMailTo, linkIn, login, SUPER_ADMIN, test } from './fixtures';
+import { expect, latestLinkTo, login, SUPER_ADMIN, test } from './fixtures';
 import { pagesByAddress, planScenario, setUpScenario } from './scenario';
 
 /**
@@ -208,7 +208,7 @@ test.describe('walkthrough', () => {
     await check(page, role, 'login-error', { ready: page.getByRole('alert').first() });
 
     await visit(page, role, 'forgot-password', '/auth/forgot-password');
-    const inviteLink = linkIn(await latestMailTo(MEMBER.email));
+    const inviteLink = await latestLinkTo(MEMBER.email);
     await page.getByRole('textbox', { name: 'Email' }).fill(MEMBER.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await check(page, role, 'forgot-password-sent', { ready: page.getByRole('alert').first() });
@@ -216,7 +216,7 @@ test.describe('walkthrough', () => {
     await visit(page, role, 'reset-password-no-token', '/auth/reset-password');
     let resetLink = inviteLink;
     await expect(async () => {
-      resetLink = linkIn(await latestMailTo(MEMBER.email));
+      resetLink = await latestLinkTo(MEMBER.email);
       expect(resetLink).not.toBe(inviteLink);
     }).toPass();
     await page.goto(resetLink);

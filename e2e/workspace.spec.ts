@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { apiAs, expect, latestMailTo, linkIn, login, test } from './fixtures';
+import { apiAs, expect, latestLinkTo, login, test } from './fixtures';
 
 /** Workspace flows: profile and company details, change password, support tickets. */
 
@@ -84,7 +84,7 @@ test.describe('workspace', () => {
       roleId: adminRole.id,
     });
     await root.dispose();
-    const token = new URL(linkIn(await latestMailTo(email))).searchParams.get('token')!;
+    const token = new URL(await latestLinkTo(email)).searchParams.get('token')!;
     const first = 'First-Passw0rd!';
     const res = await page.request.post('/api/auth/reset-password', { data: { token, password: first } });
     expect(res.ok()).toBe(true);

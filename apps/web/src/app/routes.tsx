@@ -118,6 +118,12 @@ export const dashboardChildren: RouteObject[] = [
     handle: { access: PAGE_ACCESS['billing'] },
     lazy: () => import('../features/billing/routes/billing-page').then((m) => ({ Component: m.BillingPage })),
   },
+  {
+    path: 'invoices',
+    handle: { access: PAGE_ACCESS['invoices'] },
+    lazy: () =>
+      import('../features/invoices/routes/invoices-page').then((m) => ({ Component: m.InvoicesPage })),
+  },
 ];
 
 const authChildren: RouteObject[] = [

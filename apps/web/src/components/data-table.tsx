@@ -60,6 +60,11 @@ export interface DataTableProps<Row> {
   error?: string;
   emptyText: string;
   size?: 'small' | 'medium';
+  /**
+   * Cells 8 px apart on each side instead of 16 (the first and last keep 16, in line with the
+   * toolbar), so that a list of many figures (invoices) fits beside the sidebar at 1280 px.
+   */
+  dense?: boolean;
   /** The pager under a server-paged list; none for a list that comes whole. */
   pagination?: ListPaginationProps;
 }
@@ -80,6 +85,7 @@ export function DataTable<Row>({
   error,
   emptyText,
   size,
+  dense,
   pagination,
 }: DataTableProps<Row>) {
   // The theme's own breakpoints, or MUI's defaults outside a ThemeProvider. Read at the first render
@@ -105,7 +111,7 @@ export function DataTable<Row>({
         />
       ) : (
         <TableContainer>
-          <Table aria-label={label} size={size}>
+          <Table aria-label={label} size={size} sx={dense ? DENSE : undefined}>
             <TableHead>
               <TableRow>
                 {columns.map((column) => (
@@ -153,6 +159,12 @@ export function DataTable<Row>({
     </>
   );
 }
+
+const DENSE: SxProps<Theme> = {
+  '& .MuiTableCell-root': { px: 1 },
+  '& .MuiTableCell-root:first-of-type': { pl: 2 },
+  '& .MuiTableCell-root:last-of-type': { pr: 2 },
+};
 
 function Progress() {
   return <CircularProgress size={24} aria-label={messages.common.loading} />;

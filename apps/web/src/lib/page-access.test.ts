@@ -48,6 +48,12 @@ describe('what each page needs', () => {
     expect(allows(PAGE_ACCESS.billing, superAdmin, nowhere)).toBe(false);
   });
 
+  it('opens Invoices to whoever reads subscriptions: the super administrator and tenant admins', () => {
+    expect(allows(PAGE_ACCESS.invoices, tenantAdmin, nowhere)).toBe(true);
+    expect(allows(PAGE_ACCESS.invoices, superAdmin, nowhere)).toBe(true);
+    expect(allows(PAGE_ACCESS.invoices, holder({ positions: ['READ'] }), nowhere)).toBe(false);
+  });
+
   it('leaves a page with no entry (profile, settings) to everyone signed in', () => {
     expect(allows(PAGE_ACCESS.profile, holder({}), nowhere)).toBe(true);
   });

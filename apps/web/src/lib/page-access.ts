@@ -70,6 +70,8 @@ export const PAGE_ACCESS: Record<string, PageAccess> = {
   'usermanagement/subscription': { requires: onboarding },
   manualPayment: { requires: onboarding },
   billing: { requires: needs(['subscriptions', 'READ']), tenantOnly: true },
+  // The super administrator sees every organization's; a tenant its own.
+  invoices: { requires: needs(['subscriptions', 'READ']) },
 };
 
 export function allows(

@@ -129,6 +129,18 @@ export const companyDetailsFieldsSchema = z.object({
   gstStateCode: optionalStateCodeSchema,
   gstin: optionalGstinSchema,
 });
+/** A GSTIN begins with its state's code: the form and the server refuse one that does not. */
+const gstinOfItsState: [
+  (v: { gstin: string | null; gstStateCode: string | null }) => boolean,
+  { path: string[]; message: string },
+] = [
+  (v) => gstinMatchesState(v.gstin, v.gstStateCode),
+  { path: ['gstin'], message: messages.tax.gstinStateMismatch },
+];
+
+/** The Company Details form: the fields, and the GSTIN matching the GST state. */
+export const companyDetailsFormSchema = companyDetailsFieldsSchema.refine(...gstinOfItsState);
+
 export type CompanyDetailsFormValues = z.input<typeof companyDetailsFieldsSchema>;
 export type CompanyDetailsFields = z.output<typeof companyDetailsFieldsSchema>;
 
@@ -143,10 +155,7 @@ export const companyDetailsBodySchema = z
     }),
   })
   .extend(companyDetailsFieldsSchema.shape)
-  .refine((v) => gstinMatchesState(v.gstin, v.gstStateCode), {
-    path: ['gstin'],
-    message: messages.tax.gstinStateMismatch,
-  });
+  .refine(...gstinOfItsState);
 export type CompanyDetailsBody = z.input<typeof companyDetailsBodySchema>;
 
 export const companyDetailsSchema = z.object({

@@ -16,4 +16,5 @@ export const featureNavItems: NavItem[] = [
   { label: messages.positions.title, path: 'positions' },
   { label: messages.activity.title, path: 'activity' },
   { label: 'Billing', path: 'billing' },
+  { label: messages.invoices.title, path: 'invoices' },
 ];

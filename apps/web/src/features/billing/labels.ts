@@ -1,3 +1,5 @@
+import type { LedgerReason } from '@portal/shared';
+
 /**
  * Field labels and small texts used only by the billing screens (texts named in docs/product.md are
  * in packages/shared messages.ts).
@@ -90,7 +92,8 @@ export const ledgerReasonLabels = {
   purchase: 'Credits bought online',
   usage: 'Used by the interview product',
   adjustment: 'Adjustment',
-} as const;
+  refund: 'Credits taken back by a refund',
+} as const satisfies Record<LedgerReason, string>;
 
 export function trialLabel(n: number): string {
   return `${n} ${n === 1 ? labels.trial : labels.trials}`;

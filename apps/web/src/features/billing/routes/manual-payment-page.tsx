@@ -39,7 +39,7 @@ import {
   type PendingUser,
   type SubscriptionData,
 } from '../utils/handoff';
-import { useIdempotencyKey } from '../utils/use-idempotency-key';
+import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
 
 const SUBSCRIPTION_PAGE = '/dashboard/usermanagement/subscription';
 const USER_MANAGEMENT = '/dashboard/usermanagement';

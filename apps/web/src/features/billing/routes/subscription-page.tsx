@@ -25,7 +25,7 @@ import {
   termsFromForm,
   type SubscriptionFormValues,
 } from '../utils/subscription-form';
-import { useIdempotencyKey } from '../utils/use-idempotency-key';
+import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
 
 /**
  * Subscription Configuration ({prefix}/subscription?organizationId=, alias

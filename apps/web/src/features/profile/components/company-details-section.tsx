@@ -1,14 +1,16 @@
 import { useEffect } from 'react';
-import { Alert, Box, Button, CircularProgress, Grid, Stack, TextField } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Grid, MenuItem, Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   ABOUT_US_MAX,
-  companyDetailsFieldsSchema,
+  companyDetailsFormSchema,
   currentYear,
   FOUNDED_IN_MIN,
+  INDIAN_STATES,
   messages,
+  stateLabel,
   type CompanyDetails,
   type CompanyDetailsFields,
   type CompanyDetailsFormValues,
@@ -30,7 +32,17 @@ interface FieldSpec {
   autoComplete?: string;
   wide?: boolean;
   multiline?: boolean;
+  /** A select of these choices instead of a text field. */
+  options?: readonly { value: string; label: string }[];
+  /** Typed in capitals (a GSTIN). */
+  upperCase?: boolean;
 }
+
+/** The GST state: none, or one of the states and union territories, "Karnataka (29)". */
+const GST_STATE_OPTIONS = [
+  { value: '', label: 'Not set' },
+  ...INDIAN_STATES.map((s) => ({ value: s.code, label: stateLabel(s.code) })),
+];
 
 /** Company Details, in order, and which are required (docs/product.md, "Profile and company details"). */
 const FIELDS: FieldSpec[] = [
@@ -48,6 +60,9 @@ const FIELDS: FieldSpec[] = [
   { name: 'instagramUrl', label: 'Instagram URL', type: 'url', inputMode: 'url' },
   { name: 'facebookUrl', label: 'Facebook URL', type: 'url', inputMode: 'url' },
   { name: 'aboutUs', label: 'About Us', wide: true, multiline: true },
+  // The buyer's particulars on its tax invoices (docs/product.md, "Tax invoices").
+  { name: 'gstStateCode', label: 'GST State', options: GST_STATE_OPTIONS },
+  { name: 'gstin', label: 'GSTIN', upperCase: true },
 ];
 
 const EMPTY: CompanyDetailsFormValues = {
@@ -65,6 +80,8 @@ const EMPTY: CompanyDetailsFormValues = {
   instagramUrl: '',
   facebookUrl: '',
   aboutUs: '',
+  gstStateCode: '',
+  gstin: '',
 };
 
 function formValues(details: CompanyDetails | null | undefined): CompanyDetailsFormValues {
@@ -77,6 +94,8 @@ function formValues(details: CompanyDetails | null | undefined): CompanyDetailsF
     instagramUrl: details.instagramUrl ?? '',
     facebookUrl: details.facebookUrl ?? '',
     aboutUs: details.aboutUs ?? '',
+    gstStateCode: (details.gstStateCode ?? '') as CompanyDetailsFormValues['gstStateCode'],
+    gstin: details.gstin ?? '',
   };
 }
 
@@ -85,6 +104,8 @@ const hints: Partial<Record<FieldName, string>> = {
   foundedIn: `${FOUNDED_IN_MIN}–${currentYear()}`,
   websiteUrl: 'https://…',
   aboutUs: `Up to ${ABOUT_US_MAX} characters`,
+  gstStateCode: 'The place of supply on your tax invoices',
+  gstin: 'Leave empty if the company is not registered for GST',
 };
 
 /** Section 'Company Details' of My Profile, saved through POST /auth/companies. */
@@ -99,7 +120,7 @@ export function CompanyDetailsSection({
   const company = useCompany(organizationId);
   const saveCompany = useSaveCompany();
   const { control, handleSubmit, reset } = useForm<CompanyDetailsFormValues, unknown, CompanyDetailsFields>({
-    resolver: zodResolver(companyDetailsFieldsSchema),
+    resolver: zodResolver(companyDetailsFormSchema),
     defaultValues: EMPTY,
     mode: 'onTouched',
   });
@@ -147,10 +168,14 @@ export function CompanyDetailsSection({
                 <TextField
                   {...field}
                   value={field.value ?? ''}
+                  onChange={(event) =>
+                    field.onChange(spec.upperCase ? event.target.value.toUpperCase() : event.target.value)
+                  }
                   inputRef={field.ref}
                   label={spec.label}
                   required={spec.required}
-                  type={spec.type ?? 'text'}
+                  select={!!spec.options}
+                  type={spec.options ? undefined : (spec.type ?? 'text')}
                   autoComplete={spec.autoComplete ?? 'off'}
                   fullWidth
                   multiline={spec.multiline}
@@ -158,7 +183,13 @@ export function CompanyDetailsSection({
                   error={!!fieldState.error}
                   helperText={fieldState.error?.message ?? hints[spec.name]}
                   slotProps={{ htmlInput: { readOnly: !canEdit, inputMode: spec.inputMode } }}
-                />
+                >
+                  {spec.options?.map((option) => (
+                    <MenuItem key={option.value} value={option.value}>
+                      {option.label}
+                    </MenuItem>
+                  ))}
+                </TextField>
               )}
             />
           </Grid>

@@ -4,7 +4,14 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { SnackbarProvider } from 'notistack';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FEATURES, messages, type Scope, type User } from '@portal/shared';
+import {
+  FEATURES,
+  gstinCheckCharacter,
+  messages,
+  type CompanyDetails,
+  type Scope,
+  type User,
+} from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
 import { ProfilePage } from './profile-page';
 
@@ -53,11 +60,11 @@ function testUser(overrides: Partial<User> = {}, orgScopes: Scope[] = ['READ', '
   };
 }
 
-function serve(user: User) {
+function serve(user: User, companyDetails: CompanyDetails | null = null) {
   auth.user = user;
   apiMock.get.mockImplementation(async (path: string) => {
     if (path === '/auth/profile') return { success: true, data: user };
-    if (path === `/auth/companies/${ORG}`) return { success: true, data: null };
+    if (path === `/auth/companies/${ORG}`) return { success: true, data: companyDetails };
     throw new ApiError(404, 'Not found');
   });
 }
@@ -189,6 +196,101 @@ describe('company details', () => {
     expect(await screen.findByText(messages.profile.companySaved)).toBeTruthy();
   }, 40_000);
 
+  it('saves the GST state and the GSTIN, in capitals and matching the state', async () => {
+    const saved: CompanyDetails = {
+      organizationId: ORG,
+      name: 'Acme Pvt Ltd',
+      email: 'hello@acme.example',
+      address: '12 MG Road',
+      country: 'India',
+      state: 'Karnataka',
+      city: 'Bengaluru',
+      pincode: '560001',
+      industryType: 'Software',
+      foundedIn: 2010,
+      websiteUrl: 'https://acme.example',
+      linkedinUrl: null,
+      instagramUrl: null,
+      facebookUrl: null,
+      aboutUs: null,
+      gstStateCode: null,
+      gstin: null,
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    };
+    serve(testUser(), saved);
+    apiMock.post.mockImplementation(async (_p: string, body: Record<string, unknown>) => ({
+      success: true,
+      data: { ...saved, ...body },
+    }));
+    const gstin = `29AAACA1234A1Z${gstinCheckCharacter('29AAACA1234A1Z')}`;
+    const user = userEvent.setup();
+    renderPage();
+    const gstinField = await within(
+      await screen.findByRole('region', { name: messages.profile.companyDetails }),
+    ).findByRole('textbox', { name: /GSTIN/ });
+    await waitFor(() =>
+      expect(within(company()).getByRole('textbox', { name: /Company Name/ })).toHaveProperty(
+        'value',
+        'Acme Pvt Ltd',
+      ),
+    );
+    const state = within(company()).getByRole('combobox', { name: /GST State/ });
+    await user.click(state);
+    await user.click(await screen.findByRole('option', { name: 'Maharashtra (27)' }));
+    await user.type(gstinField, gstin.toLowerCase());
+    expect(gstinField).toHaveProperty('value', gstin);
+    await user.click(saveIn(company()));
+    expect(await within(company()).findByText(messages.tax.gstinStateMismatch)).toBeTruthy();
+    expect(apiMock.post).not.toHaveBeenCalled();
+
+    await user.click(state);
+    await user.click(await screen.findByRole('option', { name: 'Karnataka (29)' }));
+    await user.click(saveIn(company()));
+    await waitFor(() => expect(apiMock.post).toHaveBeenCalled());
+    expect(apiMock.post.mock.calls[0]).toEqual([
+      '/auth/companies',
+      expect.objectContaining({ organizationId: ORG, gstStateCode: '29', gstin }),
+    ]);
+    expect(await screen.findByText(messages.profile.companySaved)).toBeTruthy();
+  }, 20_000);
+
+  it('sends no GST state or GSTIN when they are left empty', async () => {
+    const saved = {
+      organizationId: ORG,
+      name: 'Acme Pvt Ltd',
+      email: 'hello@acme.example',
+      address: '12 MG Road',
+      country: 'India',
+      state: 'Karnataka',
+      city: 'Bengaluru',
+      pincode: '560001',
+      industryType: 'Software',
+      foundedIn: 2010,
+      websiteUrl: 'https://acme.example',
+      linkedinUrl: null,
+      instagramUrl: null,
+      facebookUrl: null,
+      aboutUs: null,
+      gstStateCode: null,
+      gstin: null,
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    } satisfies CompanyDetails;
+    serve(testUser(), saved);
+    apiMock.post.mockResolvedValue({ success: true, data: saved });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByRole('region', { name: messages.profile.companyDetails });
+    await waitFor(() =>
+      expect(within(company()).getByRole('textbox', { name: /Company Name/ })).toHaveProperty(
+        'value',
+        'Acme Pvt Ltd',
+      ),
+    );
+    await user.click(saveIn(company()));
+    await waitFor(() => expect(apiMock.post).toHaveBeenCalled());
+    expect(apiMock.post.mock.calls[0]![1]).toMatchObject({ gstStateCode: null, gstin: null });
+  });
+
   it('is read-only without Organization Management UPDATE', async () => {
     serve(testUser({}, ['READ']));
     renderPage();
@@ -196,5 +298,8 @@ describe('company details', () => {
     const name = await within(company()).findByRole('textbox', { name: /Company Name/ });
     expect((name as HTMLInputElement).readOnly).toBe(true);
     expect(within(company()).queryByRole('button', { name: messages.profile.save })).toBeNull();
+    // The GST state's choices do not open either.
+    await userEvent.setup().click(within(company()).getByRole('combobox', { name: /GST State/ }));
+    expect(screen.queryByRole('listbox')).toBeNull();
   });
 });

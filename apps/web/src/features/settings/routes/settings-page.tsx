@@ -1,13 +1,28 @@
 import { Box, List, ListItem, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
-import { NavLink } from 'react-router';
-import { messages } from '@portal/shared';
+import { Link, useSearchParams } from 'react-router';
+import { messages, REQUIREMENTS } from '@portal/shared';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { PageHeader } from '../../../components/page-header';
+import { usePermissions } from '../../auth/use-permission';
 import { ChangePasswordForm } from '../components/change-password-form';
+import { TaxProfileForm } from '../components/tax-profile-form';
+import { labels } from '../labels';
 
-/** {prefix}/settings: a sidebar with one item and the change-password form. */
+type Section = 'password' | 'tax';
+
+/**
+ * {prefix}/settings: a sidebar of sections and the chosen one: change password for everyone, and
+ * the seller's tax details (`?section=tax`) for the platform operator (REQUIREMENTS.manageTaxProfile).
+ */
 export function SettingsPage() {
   const prefix = useRoutePrefix();
+  const canManageTax = usePermissions().meets(REQUIREMENTS.manageTaxProfile);
+  const [searchParams] = useSearchParams();
+  const sections: { value: Section; title: string; search: string }[] = [
+    { value: 'password', title: messages.password.changePassword, search: '' },
+    ...(canManageTax ? [{ value: 'tax' as const, title: labels.taxDetails, search: '?section=tax' }] : []),
+  ];
+  const current = sections.find((s) => s.value === searchParams.get('section')) ?? sections[0]!;
   return (
     <Box>
       <PageHeader title={messages.shell.settings} />
@@ -15,19 +30,26 @@ export function SettingsPage() {
         <Paper variant="outlined" sx={{ width: { xs: '100%', md: 240 }, flexShrink: 0 }}>
           <nav aria-label={messages.shell.settings}>
             <List disablePadding>
-              <ListItem disablePadding>
-                <ListItemButton component={NavLink} to={`${prefix}/settings`} selected>
-                  <ListItemText primary={messages.password.changePassword} />
-                </ListItemButton>
-              </ListItem>
+              {sections.map((section) => (
+                <ListItem disablePadding key={section.value}>
+                  <ListItemButton
+                    component={Link}
+                    to={`${prefix}/settings${section.search}`}
+                    selected={section === current}
+                    aria-current={section === current ? 'page' : undefined}
+                  >
+                    <ListItemText primary={section.title} />
+                  </ListItemButton>
+                </ListItem>
+              ))}
             </List>
           </nav>
         </Paper>
-        <Paper variant="outlined" sx={{ p: 3, flexGrow: 1, width: '100%' }}>
+        <Paper variant="outlined" sx={{ p: 3, flexGrow: 1, width: '100%', minWidth: 0 }}>
           <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
-            {messages.password.changePassword}
+            {current.title}
           </Typography>
-          <ChangePasswordForm />
+          {current.value === 'tax' ? <TaxProfileForm /> : <ChangePasswordForm />}
         </Paper>
       </Stack>
     </Box>

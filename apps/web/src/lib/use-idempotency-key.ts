@@ -1,6 +1,7 @@
 import { useCallback, useRef } from 'react';
 
-function newKey(): string {
+/** A fresh Idempotency-Key. */
+export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   // crypto.randomUUID needs a secure context; getRandomValues does not.
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -17,7 +18,7 @@ export function useIdempotencyKey() {
   const keyFor = useCallback((payload: unknown): string => {
     const fingerprint = JSON.stringify(payload);
     if (!attempt.current || attempt.current.fingerprint !== fingerprint) {
-      attempt.current = { key: newKey(), fingerprint };
+      attempt.current = { key: newIdempotencyKey(), fingerprint };
     }
     return attempt.current.key;
   }, []);
