@@ -7,7 +7,8 @@ import type { Database, Db } from './db/client.js';
 import type { Env } from './env.js';
 import { createPasswordHasher, type HashCost, type PasswordHasher } from './lib/passwords.js';
 import { createResponseSerializerCompiler } from './lib/response-serializer.js';
-import { renderMailAttachment } from './modules/invoices/invoices.service.js';
+import { mailAttachmentRenderer } from './modules/invoices/invoices.service.js';
+import { createPdfRenderer, type PdfRenderer } from './modules/invoices/pdf-renderer.js';
 import { createMailer, type Mailer } from './modules/mail/mail.service.js';
 import { getOrCreateSecret } from './modules/platform/settings.repo.js';
 import { createBackgroundTasks, type BackgroundTasks } from './lib/background-tasks.js';
@@ -61,6 +62,7 @@ declare module 'fastify' {
     config: AppConfig;
     hasher: PasswordHasher;
     mailer: Mailer;
+    pdf: PdfRenderer;
     secrets: { session: string };
     background: BackgroundTasks;
   }
@@ -97,13 +99,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('dbKind', options.database.kind);
   app.decorate('config', { ...defaultConfig, ...options.config });
   app.decorate('hasher', createPasswordHasher(options.hashCost));
+  app.decorate('pdf', createPdfRenderer());
+  app.addHook('onClose', () => app.pdf.close());
   app.decorate(
     'mailer',
     createMailer({
       smtpUrl: options.env.SMTP_URL,
       from: options.env.MAIL_FROM,
       log: app.log,
-      renderAttachment: renderMailAttachment,
+      renderAttachment: mailAttachmentRenderer(app.pdf),
     }),
   );
   app.decorate('background', createBackgroundTasks(app.log));

@@ -118,7 +118,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      sendPdf(reply, await invoicePdf(app.db, request.params.id, tenantScope(requireAuth(request)))),
+      sendPdf(reply, await invoicePdf(app, request.params.id, tenantScope(requireAuth(request)))),
   );
 
   app.get(
@@ -150,7 +150,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      sendPdf(reply, await creditNotePdf(app.db, request.params.id, tenantScope(requireAuth(request)))),
+      sendPdf(reply, await creditNotePdf(app, request.params.id, tenantScope(requireAuth(request)))),
   );
 
   app.post(

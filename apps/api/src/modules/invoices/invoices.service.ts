@@ -20,7 +20,9 @@ import { insertOutboxMail } from '../mail/outbox.repo.js';
 import { notifyOrganizationAdmins } from '../notifications/notifications.repo.js';
 import type { PaymentRow } from '../billing/payments.repo.js';
 import type { SubscriptionRow } from '../billing/subscriptions.repo.js';
-import { renderTaxDocumentPdf, type TaxDocument } from './invoice-pdf.js';
+import type { AttachmentRenderer } from '../mail/mail.service.js';
+import type { TaxDocument } from './invoice-pdf.js';
+import type { PdfRenderer } from './pdf-renderer.js';
 import {
   findBuyerParticulars,
   findCreditNote,
@@ -317,23 +319,30 @@ export function documentFileName(number: string): string {
   return `${number.replaceAll('/', '-')}.pdf`;
 }
 
-export async function invoicePdf(db: Db, id: string, scope: string | null) {
-  const invoice = await findInvoice(db, id, scope);
+/** What rendering a document needs: its database and the PDF threads (pdf-renderer.ts). */
+export interface PdfDeps {
+  db: Db;
+  pdf: PdfRenderer;
+}
+
+export async function invoicePdf(deps: PdfDeps, id: string, scope: string | null) {
+  const invoice = await findInvoice(deps.db, id, scope);
   if (!invoice) throw notFound(messages.invoices.notFound);
-  const pdf = await renderTaxDocumentPdf(
+  const pdf = await deps.pdf.render(
     taxDocument(invoice, { kind: 'invoice', originalInvoice: null, reason: null }),
   );
   return { fileName: documentFileName(invoice.number), pdf };
 }
 
-export async function creditNotePdf(db: Db, id: string, scope: string | null) {
-  const note = await findCreditNote(db, id, scope);
+export async function creditNotePdf(deps: PdfDeps, id: string, scope: string | null) {
+  const note = await findCreditNote(deps.db, id, scope);
   if (!note) throw notFound(messages.invoices.creditNoteNotFound);
-  const invoice = await findInvoice(db, note.invoiceId, null);
-  const pdf = await renderTaxDocumentPdf(
+  // Always there: a credit note references its invoice, and neither is ever deleted.
+  const invoice = (await findInvoice(deps.db, note.invoiceId, null))!;
+  const pdf = await deps.pdf.render(
     taxDocument(note, {
       kind: 'credit_note',
-      originalInvoice: invoice ? { number: invoice.number, issuedAt: invoice.issuedAt } : null,
+      originalInvoice: { number: invoice.number, issuedAt: invoice.issuedAt },
       reason: note.reason,
     }),
   );
@@ -341,8 +350,11 @@ export async function creditNotePdf(db: Db, id: string, scope: string | null) {
 }
 
 /** Renders a mail's attached document when the mail is delivered. */
-export async function renderMailAttachment(db: Db, ref: MailAttachmentRef) {
-  const { fileName, pdf } =
-    ref.kind === 'invoice' ? await invoicePdf(db, ref.id, null) : await creditNotePdf(db, ref.id, null);
-  return { filename: fileName, contentType: 'application/pdf', content: pdf };
+export function mailAttachmentRenderer(pdf: PdfRenderer): AttachmentRenderer {
+  return async (db, ref) => {
+    const deps = { db, pdf };
+    const { fileName, pdf: content } =
+      ref.kind === 'invoice' ? await invoicePdf(deps, ref.id, null) : await creditNotePdf(deps, ref.id, null);
+    return { filename: fileName, contentType: 'application/pdf', content };
+  };
 }
