@@ -2,7 +2,6 @@ import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql, sum, type SQL }
 import {
   financialYearLabel,
   istMonthStart,
-  SYSTEM_ROLES,
   type InvoiceFilter,
   type SellerTaxProfileFields,
 } from '@portal/shared';
@@ -13,9 +12,7 @@ import {
   documentCounters,
   invoices,
   organizations,
-  roles,
   sellerTaxProfile,
-  users,
 } from '../../db/schema/index.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -264,20 +261,4 @@ export async function findBuyerParticulars(db: Db, organizationId: string) {
     .leftJoin(companyDetails, eq(companyDetails.organizationId, organizations.id))
     .where(eq(organizations.id, organizationId));
   return row ?? null;
-}
-
-/** The active admins of an organization, who receive its receipts. */
-export async function organizationAdminEmails(db: Db, organizationId: string): Promise<string[]> {
-  const rows = await db
-    .select({ email: users.email })
-    .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .where(
-      and(
-        eq(users.organizationId, organizationId),
-        eq(roles.name, SYSTEM_ROLES.admin),
-        eq(users.isActive, true),
-      ),
-    );
-  return rows.map((r) => r.email);
 }

@@ -17,7 +17,7 @@ import type { MailAttachmentRef, PartySnapshot, SellerSnapshot } from '../../db/
 import { AppError, notFound } from '../../lib/errors.js';
 import { tenantScope, type AuthContext } from '../../plugins/access.js';
 import { insertOutboxMail } from '../mail/outbox.repo.js';
-import { notifyOrganizationAdmins } from '../notifications/notifications.repo.js';
+import { activeOrganizationAdmins, notifyOrganizationAdmins } from '../notifications/notifications.repo.js';
 import type { PaymentRow } from '../billing/payments.repo.js';
 import type { SubscriptionRow } from '../billing/subscriptions.repo.js';
 import type { AttachmentRenderer } from '../mail/mail.service.js';
@@ -31,7 +31,6 @@ import {
   insertInvoice,
   listCreditNoteRows,
   listInvoiceRows,
-  organizationAdminEmails,
   refundedSoFar,
   takeNextNumber,
   type CreditNoteRow,
@@ -104,7 +103,7 @@ export async function mailToAdmins(
   mail: { subject: string; text: string; attachment: MailAttachmentRef },
 ): Promise<string[]> {
   const ids: string[] = [];
-  for (const to of await organizationAdminEmails(tx, organizationId)) {
+  for (const { email: to } of await activeOrganizationAdmins(tx, organizationId)) {
     ids.push(
       await insertOutboxMail(tx, {
         to,
@@ -185,7 +184,8 @@ export async function issueInvoice(
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-export function toInvoiceDto(row: InvoiceRow, refundedPaise: number): Invoice {
+/** What an invoice and a credit note both answer. */
+function documentDto(row: InvoiceRow | CreditNoteRow) {
   return {
     id: row.id,
     number: row.number,
@@ -197,40 +197,27 @@ export function toInvoiceDto(row: InvoiceRow, refundedPaise: number): Invoice {
     placeOfSupplyCode: row.placeOfSupplyCode,
     intraState: row.intraState,
     paymentId: row.paymentId,
-    quantity: row.quantity,
     taxableValuePaise: row.taxableValuePaise,
     taxRateBp: row.taxRateBp,
     cgstPaise: row.cgstPaise,
     sgstPaise: row.sgstPaise,
     igstPaise: row.igstPaise,
     totalPaise: row.totalPaise,
-    refundedPaise,
   };
+}
+
+export function toInvoiceDto(row: InvoiceRow, refundedPaise: number): Invoice {
+  return { ...documentDto(row), quantity: row.quantity, refundedPaise };
 }
 
 export function toCreditNoteDto(row: CreditNoteRow, invoiceNumber: string): CreditNote {
   return {
-    id: row.id,
-    number: row.number,
-    financialYear: row.financialYear,
-    issuedAt: row.issuedAt.toISOString(),
-    organizationId: row.organizationId,
-    buyerName: row.buyer.name,
-    buyerGstin: row.buyer.gstin,
-    placeOfSupplyCode: row.placeOfSupplyCode,
-    intraState: row.intraState,
+    ...documentDto(row),
     invoiceId: row.invoiceId,
     invoiceNumber,
-    paymentId: row.paymentId,
     refundId: row.refundId,
     reason: row.reason,
     creditsTakenBack: row.creditsTakenBack,
-    taxableValuePaise: row.taxableValuePaise,
-    taxRateBp: row.taxRateBp,
-    cgstPaise: row.cgstPaise,
-    sgstPaise: row.sgstPaise,
-    igstPaise: row.igstPaise,
-    totalPaise: row.totalPaise,
   };
 }
 

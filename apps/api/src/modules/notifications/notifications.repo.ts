@@ -28,10 +28,10 @@ export async function notifySuperAdmins(db: Db, organizationId: string, input: N
   );
 }
 
-/** Notifies the active admins of one organization (payment verified, subscription expiring or expired). */
-export async function notifyOrganizationAdmins(db: Db, organizationId: string, input: NotificationInput) {
-  const recipients = await db
-    .select({ id: users.id })
+/** The active admins of an organization (the admin system role): who hears of its billing. */
+export async function activeOrganizationAdmins(db: Db, organizationId: string) {
+  return db
+    .select({ id: users.id, email: users.email })
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
     .where(
@@ -41,6 +41,11 @@ export async function notifyOrganizationAdmins(db: Db, organizationId: string, i
         eq(users.isActive, true),
       ),
     );
+}
+
+/** Notifies the active admins of one organization (payment verified, subscription expiring or expired). */
+export async function notifyOrganizationAdmins(db: Db, organizationId: string, input: NotificationInput) {
+  const recipients = await activeOrganizationAdmins(db, organizationId);
   await insertNotifications(
     db,
     recipients.map((r) => ({ userId: r.id, organizationId })),

@@ -1,12 +1,5 @@
 import { Box } from '@mui/material';
-import {
-  ADMIN_USER_PAGE_SIZES,
-  formatCount,
-  formatDate,
-  formatRupees,
-  messages,
-  type CreditNote,
-} from '@portal/shared';
+import { formatCount, formatDate, formatRupees, messages, type CreditNote } from '@portal/shared';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { RowActionsMenu } from '../../../components/row-actions-menu';
 import { extractErrorMessage } from '../../../lib/error-message';
@@ -15,7 +8,7 @@ import { useDownloadCreditNotePdf } from '../api/download-credit-note-pdf';
 import { useCreditNotes } from '../api/get-credit-notes';
 import type { InvoiceListParams } from '../api/get-invoices';
 import { labels } from '../labels';
-import { DocumentNumber, type ListPaging } from './document-cells';
+import { documentPagination, DocumentNumber, type ListPaging } from './document-cells';
 
 export interface CreditNotesTableProps {
   params: InvoiceListParams;
@@ -71,14 +64,7 @@ export function CreditNotesTable({ params, paging, showOrganization }: CreditNot
       error={list.isError ? extractErrorMessage(list.error, labels.loadFailed) : undefined}
       dense
       emptyText={labels.creditNotesEmpty}
-      pagination={{
-        count: list.data?.meta.total ?? 0,
-        page: paging.page,
-        pageSize: paging.pageSize,
-        onPageChange: paging.setPage,
-        pageSizes: ADMIN_USER_PAGE_SIZES,
-        onPageSizeChange: paging.setPageSize,
-      }}
+      pagination={documentPagination(paging, list.data?.meta.total ?? 0)}
       actions={{
         label: labels.actions,
         labelHidden: true,

@@ -1,4 +1,5 @@
 import { Box } from '@mui/material';
+import { ADMIN_USER_PAGE_SIZES } from '@portal/shared';
 
 /** The page, page size and their setters of a server-paged list (lib/use-paged-search.ts). */
 export interface ListPaging {
@@ -7,6 +8,18 @@ export interface ListPaging {
   setPage: (page: number) => void;
   pageSize: number;
   setPageSize: (size: number) => void;
+}
+
+/** The DataTable pagination of a paged document list. */
+export function documentPagination(paging: ListPaging, total: number) {
+  return {
+    count: total,
+    page: paging.page,
+    pageSize: paging.pageSize,
+    onPageChange: paging.setPage,
+    pageSizes: ADMIN_USER_PAGE_SIZES,
+    onPageSizeChange: paging.setPageSize,
+  };
 }
 
 /** An invoice or credit note number (`IC/26-27/000001`), never broken inside. */

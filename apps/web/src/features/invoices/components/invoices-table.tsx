@@ -1,5 +1,5 @@
 import { Box } from '@mui/material';
-import { ADMIN_USER_PAGE_SIZES, formatDate, formatRupees, messages, type Invoice } from '@portal/shared';
+import { formatDate, formatRupees, messages, type Invoice } from '@portal/shared';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { RowActionsMenu } from '../../../components/row-actions-menu';
 import { extractErrorMessage } from '../../../lib/error-message';
@@ -9,7 +9,7 @@ import { useInvoices, type InvoiceListParams } from '../api/get-invoices';
 import { labels } from '../labels';
 import { taxLines } from '../utils/document-format';
 import { refundablePaise } from '../utils/refund-form';
-import { DocumentNumber, Lines, type ListPaging } from './document-cells';
+import { documentPagination, DocumentNumber, Lines, type ListPaging } from './document-cells';
 
 export interface InvoicesTableProps {
   params: InvoiceListParams;
@@ -87,14 +87,7 @@ export function InvoicesTable({ params, paging, showOrganization, onRefund }: In
       error={list.isError ? extractErrorMessage(list.error, labels.loadFailed) : undefined}
       dense
       emptyText={labels.invoicesEmpty}
-      pagination={{
-        count: list.data?.meta.total ?? 0,
-        page: paging.page,
-        pageSize: paging.pageSize,
-        onPageChange: paging.setPage,
-        pageSizes: ADMIN_USER_PAGE_SIZES,
-        onPageSizeChange: paging.setPageSize,
-      }}
+      pagination={documentPagination(paging, list.data?.meta.total ?? 0)}
       actions={{
         label: labels.actions,
         labelHidden: true,
