@@ -10,13 +10,11 @@ import { CSRF_COOKIE, IDEMPOTENCY_HEADER, messages, type OnboardingBody } from '
 import { buildApp, defaultConfig, type AppConfig } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { sessions } from '../src/db/schema/index.js';
-import { seed } from '../src/db/seed.js';
 import { loadEnv } from '../src/env.js';
-import { createPasswordHasher } from '../src/lib/passwords.js';
 import { sha256Hex } from '../src/lib/tokens.js';
 import { onboardingBody } from '../src/modules/billing/test-helpers.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, LONG_MODE, Session, signIn, TEST_HASH_COST } from './harness.js';
-import { createPostgresDatabase, usePostgres } from './test-database.js';
+import { createPostgresDatabase, prepareTestDatabase, usePostgres } from './test-database.js';
 import { killPortals, startPortal } from './portal-process.js';
 
 /**
@@ -42,11 +40,7 @@ async function portal(
 
 async function migratedAndSeeded(url: string): Promise<void> {
   const database = await openDatabase({ databaseUrl: url });
-  await database.migrate();
-  await seed(database.db, createPasswordHasher(TEST_HASH_COST), {
-    email: ADMIN_EMAIL,
-    password: ADMIN_PASSWORD,
-  });
+  await prepareTestDatabase(database);
   await database.close();
 }
 
@@ -71,6 +65,7 @@ async function rowsOf(check: pg.Pool, body: OnboardingBody, key: string) {
     users: await one('select count(*) as n from users where email = $1', [body.user.email]),
     subscriptions: await one('select count(*) as n from subscriptions where organization_id = $1', [org]),
     payments: await one('select count(*) as n from payments where organization_id = $1', [org]),
+    invoices: await one('select count(*) as n from invoices where organization_id = $1', [org]),
     ledger: await one('select count(*) as n from credit_ledger where organization_id = $1', [org]),
     oneTimeTokens: await one(
       'select count(*) as n from one_time_tokens t join users u on u.id = t.user_id where u.email = $1',
@@ -85,6 +80,7 @@ const NONE = {
   users: 0,
   subscriptions: 0,
   payments: 0,
+  invoices: 0,
   ledger: 0,
   oneTimeTokens: 0,
   outbox: 0,
@@ -95,9 +91,11 @@ const ONCE = {
   users: 1,
   subscriptions: 1,
   payments: 1,
+  invoices: 1,
   ledger: 2,
   oneTimeTokens: 1,
-  outbox: 1,
+  // The invitation and the receipt with the invoice.
+  outbox: 2,
   idempotency: 'completed',
 };
 

@@ -6,18 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { TestProject } from 'vitest/node';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { seed } from '../src/db/seed.js';
-import { createPasswordHasher } from '../src/lib/passwords.js';
-import { saveSellerTaxProfile } from '../src/modules/invoices/invoices.repo.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  TEST_HASH_COST,
-  TEST_SELLER_PROFILE,
-  postgresUrlOf,
-  usePostgres,
-  withPostgresAdmin,
-} from './test-database.js';
+import { postgresUrlOf, prepareTestDatabase, usePostgres, withPostgresAdmin } from './test-database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,12 +16,7 @@ declare module 'vitest' {
 }
 
 async function migrateAndSeed(database: Database) {
-  await database.migrate();
-  await seed(database.db, createPasswordHasher(TEST_HASH_COST), {
-    email: ADMIN_EMAIL,
-    password: ADMIN_PASSWORD,
-  });
-  await saveSellerTaxProfile(database.db, TEST_SELLER_PROFILE, null);
+  await prepareTestDatabase(database);
   await database.close();
 }
 

@@ -4,12 +4,10 @@ import { FEATURES } from '@portal/shared';
 import { buildApp } from '../src/app.js';
 import { openDatabase } from '../src/db/client.js';
 import { dataVersions, rolePermissions, roles, users } from '../src/db/schema/index.js';
-import { seed } from '../src/db/seed.js';
 import { loadEnv } from '../src/env.js';
 import { createPasswordHasher } from '../src/lib/passwords.js';
 import {
   ADMIN_EMAIL,
-  ADMIN_PASSWORD,
   createOrganizationDirect,
   createTestApp,
   createUserDirect,
@@ -21,7 +19,7 @@ import {
   type TestContext,
 } from './harness.js';
 import { addSubscription, createRole } from './fixtures.js';
-import { createPostgresDatabase, usePostgres } from './test-database.js';
+import { createPostgresDatabase, prepareTestDatabase, usePostgres } from './test-database.js';
 
 // Every API process caches who is who per `data_versions.identity` version (docs/decisions/007): these
 // tests warm the caches, change the data (through the API and behind its back, in SQL), and expect
@@ -216,13 +214,7 @@ describe.runIf(usePostgres)('two API processes on one database', () => {
     closers.push(scratch.drop);
     const open = async (prepare = false) => {
       const database = await openDatabase({ databaseUrl: scratch.url });
-      if (prepare) {
-        await database.migrate();
-        await seed(database.db, createPasswordHasher(TEST_HASH_COST), {
-          email: ADMIN_EMAIL,
-          password: ADMIN_PASSWORD,
-        });
-      }
+      if (prepare) await prepareTestDatabase(database);
       const app = await buildApp({ env, database, hashCost: TEST_HASH_COST, logger: false });
       closers.push(async () => {
         await app.close();

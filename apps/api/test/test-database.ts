@@ -4,13 +4,28 @@ import pg from 'pg';
 import { gstinCheckCharacter } from '@portal/shared';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
-import type { HashCost } from '../src/lib/passwords.js';
+import { seed } from '../src/db/seed.js';
+import { createPasswordHasher, type HashCost } from '../src/lib/passwords.js';
+import { saveSellerTaxProfile } from '../src/modules/invoices/invoices.repo.js';
 
 /** Cheap Argon2id parameters so suites stay fast; production uses DEFAULT_HASH_COST. */
 export const TEST_HASH_COST: HashCost = { memoryCost: 1024, timeCost: 1 };
 /** The super administrator the template is seeded with. */
 export const ADMIN_EMAIL = 'root@portal.test';
 export const ADMIN_PASSWORD = 'Root-Passw0rd!';
+
+/**
+ * Migrates and seeds a new test database as the template is: the platform, its super administrator
+ * and the seller's tax profile (so payments can issue invoices).
+ */
+export async function prepareTestDatabase(database: Database): Promise<void> {
+  await database.migrate();
+  await seed(database.db, createPasswordHasher(TEST_HASH_COST), {
+    email: ADMIN_EMAIL,
+    password: ADMIN_PASSWORD,
+  });
+  await saveSellerTaxProfile(database.db, TEST_SELLER_PROFILE, null);
+}
 
 /** The seller's tax profile the template carries, so payments can issue invoices (Karnataka, 29). */
 export const TEST_SELLER_PAN = 'AABCI1234K';
