@@ -29,9 +29,9 @@ import { usePostgres } from './test-database.js';
  * skewed. It is measured on the embedded database; the sign-in code is the same on PostgreSQL, where
  * on 2026-11-25 an existing account's wrong password took 0.5–0.7 ms longer than an unknown account
  * (medians of 400, with a verification at 5.5–6.3 ms: 11–13 %, over this limit; it was under it when
- * a verification took ~24 ms). Four tries kept every failure count's row in place between rounds and
- * raised the lockout threshold instead of clearing it: the gap stayed, so it is the existing
- * account's own read, not the test's resets. Until that read is made alike, the PostgreSQL pass
+ * a verification took ~24 ms). Keeping the failure count's row in place between rounds, or raising
+ * the lockout threshold instead of clearing the count, left the gap as it was: it is the existing
+ * account's own path, not the test's resets. Until that read is made alike, the PostgreSQL pass
  * checks the answers only.
  */
 const SAMPLES = 200;
