@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { apiAs, expect, latestLinkTo, login, tenCreditsSubscription, test } from './fixtures';
+import { setPasswordThroughLink } from './scenario';
 
 /**
  * Billing flows: the super administrator's invite → subscription → manual payment (one server
@@ -127,12 +128,7 @@ test.describe('billing', () => {
     } finally {
       await api.dispose();
     }
-    // The invited admin sets a password through the emailed link.
-    await page.goto(await latestLinkTo(email));
-    await page.getByLabel('New password', { exact: true }).fill(password);
-    await page.getByLabel('Confirm password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Set password' }).click();
-    await expect(page.getByText('Your password has been set. You can now sign in.')).toBeVisible();
+    await setPasswordThroughLink(page, email, password);
 
     await login(page, email, password);
     await page.getByRole('link', { name: 'Billing' }).click();

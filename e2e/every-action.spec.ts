@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Locator, Page, Request } from '@playwright/test';
 import { FEATURES, messages } from '@portal/shared';
 import { PAGE_ACCESS } from '../apps/web/src/lib/page-access';
-import { apiAs, expect, latestLinkTo, login, SUPER_ADMIN, tenCreditsSubscription, test } from './fixtures';
+import { apiAs, expect, login, SUPER_ADMIN, tenCreditsSubscription, test } from './fixtures';
+import { setPasswordThroughLink } from './scenario';
 
 /**
  * Issue 21, "Never offer what the server will refuse": every page of the route table, and every
@@ -75,15 +76,6 @@ const TOP_SCOPES = [grant('dashboard', 'READ'), grant('organizations', 'READ', '
 
 let memberRoleId = '';
 let secondAdminId = '';
-
-/** Follows the newest invitation sent to `email` and sets the password. */
-async function setPasswordThroughLink(page: Page, email: string, password: string) {
-  await page.goto(await latestLinkTo(email));
-  await page.getByLabel('New password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Set password' }).click();
-  await expect(page.getByText('Your password has been set. You can now sign in.')).toBeVisible();
-}
 
 // ---------------------------------------------------------------------------------------------
 // The crawl's state and what it watches

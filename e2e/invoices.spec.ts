@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Download, Page } from '@playwright/test';
 import { messages } from '@portal/shared';
-import { apiAs, expect, latestLinkTo, latestMailTo, login, tenCreditsSubscription, test } from './fixtures';
+import { apiAs, expect, latestMailTo, login, tenCreditsSubscription, test } from './fixtures';
+import { setPasswordThroughLink } from './scenario';
 
 /**
  * Issue 23, tax invoices: a tenant admin's online purchase is invoiced, the invoice's PDF downloads,
@@ -50,11 +51,7 @@ test('an online purchase is invoiced; a part refund issues a credit note and tak
   } finally {
     await root.dispose();
   }
-  await page.goto(await latestLinkTo(email));
-  await page.getByLabel('New password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Set password' }).click();
-  await expect(page.getByText('Your password has been set. You can now sign in.')).toBeVisible();
+  await setPasswordThroughLink(page, email, password);
 
   // The tenant admin buys 5 credits (₹500 + 18 % GST) in the sandbox checkout.
   await login(page, email, password);

@@ -1,7 +1,13 @@
 import { istDate, stateByCode, type InvoiceFilter } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { streamWorkbook, type SheetColumn } from '../../lib/spreadsheet.js';
-import { iterateCreditNotes, iterateInvoices, type CreditNoteRow, type InvoiceRow } from './invoices.repo.js';
+import {
+  iterateCreditNotes,
+  iterateInvoices,
+  type CreditNoteListed,
+  type CreditNoteRow,
+  type InvoiceRow,
+} from './invoices.repo.js';
 
 /**
  * The invoice register as an .xlsx with the sheets a GSTR-1 return is filed from: B2B (buyers with a
@@ -75,28 +81,20 @@ const b2csColumns: SheetColumn<B2csLine>[] = [
   { header: 'Cess Amount', width: 12, value: () => 0 },
 ];
 
-const creditNoteColumns = (invoiceNumbers: Map<string, { number: string; issuedAt: Date }>) =>
-  [
-    { header: 'GSTIN/UIN of Recipient', width: 18, value: (r) => r.buyer.gstin ?? '' },
-    { header: 'Receiver Name', width: 28, value: (r) => r.buyer.name },
-    { header: 'Return Section', width: 10, value: (r) => (r.buyer.gstin ? 'CDNR' : 'CDNUR') },
-    { header: 'Note Number', width: 18, value: (r) => r.number },
-    { header: 'Note Date', width: 12, value: (r) => istDate(r.issuedAt) },
-    { header: 'Note Type', width: 8, value: () => 'C' },
-    { header: 'Place Of Supply', width: 22, value: (r) => placeOfSupply(r.placeOfSupplyCode) },
-    { header: 'Reverse Charge', width: 8, value: () => 'N' },
-    { header: 'Note Value', width: 14, value: (r) => rupees(r.totalPaise) },
-    { header: 'Invoice Number', width: 18, value: (r) => invoiceNumbers.get(r.invoiceId)?.number ?? '' },
-    {
-      header: 'Invoice date',
-      width: 12,
-      value: (r) => {
-        const invoice = invoiceNumbers.get(r.invoiceId);
-        return invoice ? istDate(invoice.issuedAt) : '';
-      },
-    },
-    ...taxColumns,
-  ] satisfies SheetColumn<CreditNoteRow>[];
+const creditNoteColumns: SheetColumn<CreditNoteListed>[] = [
+  { header: 'GSTIN/UIN of Recipient', width: 18, value: (r) => r.buyer.gstin ?? '' },
+  { header: 'Receiver Name', width: 28, value: (r) => r.buyer.name },
+  { header: 'Return Section', width: 10, value: (r) => (r.buyer.gstin ? 'CDNR' : 'CDNUR') },
+  { header: 'Note Number', width: 18, value: (r) => r.number },
+  { header: 'Note Date', width: 12, value: (r) => istDate(r.issuedAt) },
+  { header: 'Note Type', width: 8, value: () => 'C' },
+  { header: 'Place Of Supply', width: 22, value: (r) => placeOfSupply(r.placeOfSupplyCode) },
+  { header: 'Reverse Charge', width: 8, value: () => 'N' },
+  { header: 'Note Value', width: 14, value: (r) => rupees(r.totalPaise) },
+  { header: 'Invoice Number', width: 18, value: (r) => r.invoiceNumber },
+  { header: 'Invoice date', width: 12, value: (r) => istDate(r.invoiceIssuedAt) },
+  ...taxColumns,
+];
 
 /**
  * Reads the filtered invoices once: B2B rows are written as they come, B2CL rows and the B2CS sums
@@ -105,11 +103,9 @@ const creditNoteColumns = (invoiceNumbers: Map<string, { number: string; issuedA
 export function invoiceRegister(db: Db, filter: InvoiceFilter, scope: string | null) {
   const b2cl: InvoiceRow[] = [];
   const b2cs = new Map<string, B2csLine>();
-  const invoiceNumbers = new Map<string, { number: string; issuedAt: Date }>();
 
   async function* b2bRows() {
     for await (const invoice of iterateInvoices(db, filter, scope)) {
-      invoiceNumbers.set(invoice.id, { number: invoice.number, issuedAt: invoice.issuedAt });
       if (invoice.buyer.gstin) {
         yield invoice;
       } else if (!invoice.intraState && invoice.totalPaise > B2CL_THRESHOLD_PAISE) {
@@ -133,13 +129,13 @@ export function invoiceRegister(db: Db, filter: InvoiceFilter, scope: string | n
     }
   }
 
-  return streamWorkbook<[InvoiceRow, InvoiceRow, B2csLine, CreditNoteRow]>([
+  return streamWorkbook<[InvoiceRow, InvoiceRow, B2csLine, CreditNoteListed]>([
     { name: 'B2B', columns: b2bColumns, rows: b2bRows() },
     { name: 'B2CL', columns: b2clColumns, rows: b2cl },
     { name: 'B2CS', columns: b2csColumns, rows: b2cs.values() },
     {
       name: 'Credit Notes',
-      columns: creditNoteColumns(invoiceNumbers),
+      columns: creditNoteColumns,
       rows: iterateCreditNotes(db, filter, scope),
     },
   ]);

@@ -190,24 +190,38 @@ export async function listInvoiceRows(
   return { rows, total: counted!.total };
 }
 
+/** A credit note with the number and date of the invoice it adjusts, read in the same query. */
+export type CreditNoteListed = CreditNoteRow & { invoiceNumber: string; invoiceIssuedAt: Date };
+
+function selectCreditNotes(db: Db) {
+  return db
+    .select({ note: creditNotes, invoiceNumber: invoices.number, invoiceIssuedAt: invoices.issuedAt })
+    .from(creditNotes)
+    .innerJoin(invoices, eq(invoices.id, creditNotes.invoiceId));
+}
+
+const listedNote = (r: { note: CreditNoteRow; invoiceNumber: string; invoiceIssuedAt: Date }) => ({
+  ...r.note,
+  invoiceNumber: r.invoiceNumber,
+  invoiceIssuedAt: r.invoiceIssuedAt,
+});
+
 export async function listCreditNoteRows(
   db: Db,
   filter: InvoiceFilter,
   scope: string | null,
   page: { limit: number; offset: number },
-): Promise<{ rows: CreditNoteRow[]; total: number }> {
+): Promise<{ rows: CreditNoteListed[]; total: number }> {
   const where = documentFilter(creditNotes, filter, scope);
   const [rows, [counted]] = await Promise.all([
-    db
-      .select()
-      .from(creditNotes)
+    selectCreditNotes(db)
       .where(where)
       .orderBy(desc(creditNotes.issuedAt), desc(creditNotes.sequence))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: count() }).from(creditNotes).where(where),
   ]);
-  return { rows, total: counted!.total };
+  return { rows: rows.map(listedNote), total: counted!.total };
 }
 
 const EXPORT_BATCH = 500;
@@ -231,14 +245,12 @@ export async function* iterateInvoices(db: Db, filter: InvoiceFilter, scope: str
 export async function* iterateCreditNotes(db: Db, filter: InvoiceFilter, scope: string | null) {
   const where = documentFilter(creditNotes, filter, scope);
   for (let offset = 0; ; offset += EXPORT_BATCH) {
-    const rows = await db
-      .select()
-      .from(creditNotes)
+    const rows = await selectCreditNotes(db)
       .where(where)
       .orderBy(creditNotes.financialYear, creditNotes.sequence)
       .limit(EXPORT_BATCH)
       .offset(offset);
-    yield* rows;
+    yield* rows.map(listedNote);
     if (rows.length < EXPORT_BATCH) return;
   }
 }

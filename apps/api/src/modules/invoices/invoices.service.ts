@@ -244,20 +244,10 @@ export async function listCreditNotes(db: Db, auth: AuthContext, query: ListQuer
     limit: query.pageSize,
     offset: (query.page - 1) * query.pageSize,
   });
-  const numbers = await invoiceNumbers(db, rows);
   return {
-    items: rows.map((r) => toCreditNoteDto(r, numbers.get(r.invoiceId) ?? '')),
+    items: rows.map((r) => toCreditNoteDto(r, r.invoiceNumber)),
     meta: { page: query.page, pageSize: query.pageSize, total },
   };
-}
-
-async function invoiceNumbers(db: Db, rows: CreditNoteRow[]) {
-  const numbers = new Map<string, string>();
-  for (const id of new Set(rows.map((r) => r.invoiceId))) {
-    const invoice = await findInvoice(db, id, null);
-    if (invoice) numbers.set(id, invoice.number);
-  }
-  return numbers;
 }
 
 // ---------------------------------------------------------------------------------------------
