@@ -19,6 +19,7 @@ import securityHeadersPlugin from './plugins/security-headers.js';
 import textGuardPlugin from './plugins/text-guard.js';
 import webPlugin from './plugins/web.js';
 import { registerModules } from './modules/index.js';
+import { deriveTwoFactorKeys, type TwoFactorKeys } from './modules/two-factor/totp.js';
 
 export interface AppConfig {
   /** `rotatedGraceMs`: how long a just-rotated refresh token still yields a session (at most 30 s). */
@@ -63,7 +64,8 @@ declare module 'fastify' {
     hasher: PasswordHasher;
     mailer: Mailer;
     pdf: PdfRenderer;
-    secrets: { session: string };
+    /** SESSION_SECRET, and the two-factor keys derived from it. */
+    secrets: { session: string; twoFactor: TwoFactorKeys };
     background: BackgroundTasks;
   }
 }
@@ -112,9 +114,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
   app.decorate('background', createBackgroundTasks(app.log));
   app.addHook('onClose', () => app.background.idle());
-  app.decorate('secrets', {
-    session: options.env.SESSION_SECRET ?? (await getOrCreateSecret(options.database.db, 'session_secret')),
-  });
+  const sessionSecret =
+    options.env.SESSION_SECRET ?? (await getOrCreateSecret(options.database.db, 'session_secret'));
+  app.decorate('secrets', { session: sessionSecret, twoFactor: deriveTwoFactorKeys(sessionSecret) });
   // Lets plugins name `db` as a dependency.
   await app.register(fp(async () => {}, { name: 'db' }));
 

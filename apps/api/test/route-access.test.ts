@@ -25,6 +25,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'POST /api/auth/reset-password': 'one-time link',
   'GET /api/health': 'liveness probe',
   'GET /api/config': 'public client configuration',
+  'POST /api/auth/auth-session/two-factor': "sign-in's second step; checks the password step's challenge",
   'POST /api/admin/payment/webhook': 'Razorpay webhook, verified by signature',
 };
 
@@ -167,6 +168,14 @@ describe('roles and features routes need their declared scope', () => {
           permissions: [{ featureId: rolesFeature, permissionScopes: ['UPDATE'] }],
         },
       ),
+    // Roles UPDATE and the platform operator's grants (REQUIREMENTS.requireTwoFactor): two-factor.test.ts.
+    'PUT /api/auth/roles/:id/two-factor': async (s) =>
+      s.put(
+        `/api/auth/roles/${await tenantRole(`Policy ${Math.random().toString(36).slice(2, 8)}`, ['READ'])}/two-factor`,
+        {
+          required: true,
+        },
+      ),
     'DELETE /api/auth/roles/:id': async (s) =>
       s.delete(
         `/api/auth/roles/${await tenantRole(`Drop ${Math.random().toString(36).slice(2, 8)}`, ['READ'])}`,
@@ -189,7 +198,7 @@ describe('roles and features routes need their declared scope', () => {
     const checked: string[] = [];
     for (const route of ownRoutes()) {
       const access = route.access!;
-      if (access.kind !== 'permission') continue;
+      if (access.kind !== 'permission' || route.url.endsWith('/two-factor')) continue;
       const call = calls[`${route.method} ${route.url}`]!;
       const denied = await call(withoutScope.get(access.scope)!);
       expect(denied.statusCode, `${route.method} ${route.url} without ${access.scope}`).toBe(403);

@@ -18,13 +18,16 @@ import { isApiRoute } from '../src/plugins/access.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
+  ADMIN_TOTP_SECRET,
   createOrganizationDirect,
   createTestApp,
   createUserDirect,
+  forgetUsedCodes,
   roleIdByName,
   signIn,
   STRONG_PASSWORD,
   tableFingerprint,
+  totpCode,
   type Session,
   type TestContext,
 } from './harness.js';
@@ -245,6 +248,15 @@ const dataIds = (res: LightMyRequestResponse) => (res.json().data as { id: strin
 /** A CSV export: its text, searched for the target. */
 const csvText = (res: LightMyRequestResponse) => [res.body];
 const NEW_PASSWORD = 'N3w-Passw0rd!';
+
+/** A six-digit code that is not the super administrator's code of any step near now. */
+function wrongCode(): string {
+  const near = [-1, 0, 1].map((d) => totpCode(ADMIN_TOTP_SECRET, Date.now() + d * 30_000));
+  for (let n = 0; ; n++) {
+    const code = String(n).padStart(6, '0');
+    if (!near.includes(code)) return code;
+  }
+}
 
 const ROUTES: RouteCase[] = [
   // Roles
@@ -765,6 +777,89 @@ const ROUTES: RouteCase[] = [
     expected: own(200),
     setup: notificationOf,
     send: (s) => s.put('/api/auth/notifications/read-all'),
+  },
+  // Two-factor sign-in: one's own. The super administrator has it on; the others have not.
+  {
+    route: 'GET /api/auth/two-factor',
+    feature: null,
+    expected: own(200),
+    send: (s) => s.get('/api/auth/two-factor'),
+  },
+  {
+    route: 'POST /api/auth/two-factor/setup',
+    feature: null,
+    expected: { member: 200, adminB: 200, adminA: 200, super_admin: 409 },
+    send: (s) => s.post('/api/auth/two-factor/setup'),
+  },
+  {
+    // A code that matches no step (the clock is never at 999999's step twice in a row).
+    route: 'POST /api/auth/two-factor/enable',
+    feature: null,
+    expected: { member: 400, adminB: 400, adminA: 400, super_admin: 409 },
+    send: (s) => s.post('/api/auth/two-factor/enable', { code: wrongCode() }),
+  },
+  {
+    route: 'POST /api/auth/two-factor/disable',
+    feature: null,
+    expected: { member: 409, adminB: 409, adminA: 409, super_admin: 400 },
+    send: (s, _t, actor) =>
+      s.post('/api/auth/two-factor/disable', { password: accounts[actor].password, code: wrongCode() }),
+  },
+  {
+    route: 'POST /api/auth/two-factor/recovery-codes',
+    feature: null,
+    expected: { member: 409, adminB: 409, adminA: 409, super_admin: 200 },
+    setup: async () => {
+      await forgetUsedCodes(ctx.app, ADMIN_EMAIL);
+      return { id: '' };
+    },
+    send: (s, _t, actor) =>
+      s.post('/api/auth/two-factor/recovery-codes', {
+        password: accounts[actor].password,
+        code: totpCode(ADMIN_TOTP_SECRET),
+      }),
+  },
+  // Sessions: one's own; another user's only through the platform operator's end-sessions.
+  {
+    route: 'GET /api/auth/sessions',
+    feature: null,
+    expected: own(200),
+    send: (s) => s.get('/api/auth/sessions'),
+  },
+  {
+    // A new session of tenant A's admin: only that admin may end it.
+    route: 'DELETE /api/auth/sessions/:id',
+    feature: null,
+    expected: { member: 404, adminB: 404, adminA: 200, super_admin: 404 },
+    setup: async () => {
+      const other = await signIn(ctx.app, accounts.adminA.email, accounts.adminA.password);
+      const listed = (await other.get('/api/auth/sessions')).json().data as {
+        id: string;
+        current: boolean;
+      }[];
+      return { id: listed.find((x) => x.current)!.id };
+    },
+    send: (s, t) => s.delete(`/api/auth/sessions/${t.id}`),
+  },
+  {
+    route: 'POST /api/auth/sessions/end-others',
+    feature: null,
+    expected: own(200),
+    send: (s) => s.post('/api/auth/sessions/end-others'),
+  },
+  {
+    route: 'POST /api/auth/users/:id/end-sessions',
+    feature: 'users',
+    expected: platformOnly(200),
+    setup: () => userOfA(),
+    send: (s, t) => s.post(`/api/auth/users/${t.id}/end-sessions`),
+  },
+  {
+    route: 'PUT /api/auth/roles/:id/two-factor',
+    feature: 'roles',
+    expected: platformOnly(200),
+    setup: role,
+    send: (s, t) => s.put(`/api/auth/roles/${t.id}/two-factor`, { required: false }),
   },
   {
     // A session of its own, so the actor's main session stays signed in.

@@ -7,12 +7,22 @@ import { openDatabase, type Database } from '../src/db/client.js';
 import { seed } from '../src/db/seed.js';
 import { createPasswordHasher, type HashCost } from '../src/lib/passwords.js';
 import { saveSellerTaxProfile } from '../src/modules/invoices/invoices.repo.js';
+import { deriveTwoFactorKeys, encryptSecret } from '../src/modules/two-factor/totp.js';
+import { appSettings, users, userTotp } from '../src/db/schema/index.js';
+import { eq } from 'drizzle-orm';
 
 /** Cheap Argon2id parameters so suites stay fast; production uses DEFAULT_HASH_COST. */
 export const TEST_HASH_COST: HashCost = { memoryCost: 1024, timeCost: 1 };
 /** The super administrator the template is seeded with. */
 export const ADMIN_EMAIL = 'root@portal.test';
 export const ADMIN_PASSWORD = 'Root-Passw0rd!';
+/**
+ * Every test app's SESSION_SECRET, also stored as the database's own secret, so an app built without
+ * one (as server.ts builds it) reads the same two-factor keys.
+ */
+export const TEST_SESSION_SECRET = 'test-secret-test-secret-test-secret-1234';
+/** The super administrator's authenticator secret: super administrators must sign in with a code. */
+export const ADMIN_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 /**
  * Migrates and seeds a new test database as the template is: the platform, its super administrator
@@ -25,6 +35,14 @@ export async function prepareTestDatabase(database: Database): Promise<void> {
     password: ADMIN_PASSWORD,
   });
   await saveSellerTaxProfile(database.db, TEST_SELLER_PROFILE, null);
+  await database.db.insert(appSettings).values({ key: 'session_secret', value: TEST_SESSION_SECRET });
+  const [admin] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, ADMIN_EMAIL));
+  const { secretKey } = deriveTwoFactorKeys(TEST_SESSION_SECRET);
+  await database.db.insert(userTotp).values({
+    userId: admin!.id,
+    secretCiphertext: encryptSecret(secretKey, ADMIN_TOTP_SECRET),
+    confirmedAt: new Date(),
+  });
 }
 
 /** The seller's tax profile the template carries, so payments can issue invoices (Karnataka, 29). */

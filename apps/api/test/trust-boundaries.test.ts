@@ -4,12 +4,11 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, sessions, users } from '../src/db/schema/index.js';
 import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
   createTestApp,
   createUserDirect,
   roleIdByName,
   signIn,
+  STRONG_PASSWORD,
   type TestContext,
 } from './harness.js';
 
@@ -32,6 +31,14 @@ async function lastMailTo(ctx: TestContext, to: string) {
     .orderBy(desc(emailOutbox.createdAt))
     .limit(1);
   return mail?.textBody ?? '';
+}
+
+/** A new admin of the platform's organization (no second factor required); answers the email. */
+async function platformUserWithoutSecondFactor(ctx: TestContext): Promise<string> {
+  const [me] = await ctx.database.db.select().from(users).where(eq(users.id, ctx.adminId));
+  const email = `plain-${randomUUID()}@trust.test`;
+  await createUserDirect(ctx, { email, roleId: await roleIdByName(ctx), organizationId: me!.organizationId });
+  return email;
 }
 
 /** Every link in every email the portal sends to a user, with the hostile headers on each request. */
@@ -131,11 +138,13 @@ describe('the client address', () => {
   it('takes X-Forwarded-For only from a listed proxy, and always stores a valid IP', async () => {
     const ctx = await createTestApp({}, { env: { TRUST_PROXY: '192.0.2.10/32' } });
     try {
+      // A user without a second factor, whose password step starts the session.
+      const email = await platformUserWithoutSecondFactor(ctx);
       const signInWith = async (headers: Record<string, string>, remoteAddress: string) => {
         const res = await ctx.app.inject({
           method: 'POST',
           url: '/api/auth/auth-session/login',
-          payload: { identifier: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+          payload: { identifier: email, password: STRONG_PASSWORD },
           headers,
           remoteAddress,
         });
@@ -173,10 +182,11 @@ describe('cookies under an https PUBLIC_URL', () => {
     const res = await shared.app.inject({
       method: 'POST',
       url: '/api/auth/auth-session/login',
-      payload: { identifier: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      payload: { identifier: await platformUserWithoutSecondFactor(shared), password: STRONG_PASSWORD },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.cookies.length).toBeGreaterThanOrEqual(3);
+    // Access, refresh, CSRF and the device cookie.
+    expect(res.cookies.length).toBeGreaterThanOrEqual(4);
     for (const cookie of res.cookies) expect(cookie.secure, cookie.name).toBe(true);
   });
 

@@ -7,7 +7,7 @@ import { openDatabase, type Database } from '../src/db/client.js';
 import { seed } from '../src/db/seed.js';
 import { loadEnv } from '../src/env.js';
 import { createPasswordHasher } from '../src/lib/passwords.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, signIn, TEST_HASH_COST } from './harness.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, enrolTwoFactor, signIn, TEST_HASH_COST } from './harness.js';
 import { createPostgresDatabase, usePostgres } from './test-database.js';
 import { multipartBody, PDF_BYTES, PNG_BYTES } from './upload-fixtures.js';
 
@@ -62,6 +62,8 @@ describe('restart', () => {
 
     const first = await startPortal(location);
     const root = await signIn(first.app);
+    // A new portal's super administrator sets up a second factor before anything else.
+    const { secret } = await enrolTwoFactor(root);
     const { payload, headers } = multipartBody(
       { message: 'Survives a restart', type: 'callback' },
       { name: 'proof.pdf', data: PDF_BYTES },
@@ -92,7 +94,7 @@ describe('restart', () => {
 
     const second = await startPortal(location);
     cleanups.push(second.stop);
-    const again = await signIn(second.app);
+    const again = await signIn(second.app, ADMIN_EMAIL, ADMIN_PASSWORD, secret);
 
     const list = (await again.get('/api/auth/support/tickets')).json();
     expect(list.meta.total).toBe(1);

@@ -56,6 +56,16 @@ export const MANUAL_PAYMENT_RECEIVED_BY = 'admin';
 
 export const INVITE_VALID_HOURS = 72;
 export const PASSWORD_RESET_VALID_HOURS = 1;
+/** RFC 6238 codes: six digits, a new one every 30 seconds, accepted one step either side. */
+export const TOTP_DIGITS = 6;
+export const TOTP_PERIOD_SECONDS = 30;
+export const TOTP_WINDOW_STEPS = 1;
+export const TOTP_CODE_PATTERN = /^\d{6}$/;
+/** Ten one-time recovery codes of two groups of five characters: `k7m2q-9xw4c`. */
+export const RECOVERY_CODE_COUNT = 10;
+export const RECOVERY_CODE_PATTERN = /^[a-z2-9]{5}-?[a-z2-9]{5}$/i;
+/** How long the second step of a sign-in waits for its code. */
+export const SIGN_IN_CHALLENGE_MINUTES = 5;
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 export const SUBSCRIPTION_EXPIRY_WARNING_DAYS = 7;
 

@@ -17,4 +17,5 @@ export * from './schemas/positions.js';
 export * from './schemas/roles.js';
 export * from './schemas/users.js';
 export * from './schemas/support.js';
+export * from './schemas/two-factor.js';
 export * from './schemas/workspace.js';

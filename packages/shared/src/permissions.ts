@@ -163,6 +163,20 @@ export const REQUIREMENTS = {
       ['organizations', 'CREATE'],
     ],
   },
+  /** Ending every session of another user, in any organization. */
+  endUserSessions: {
+    all: [
+      ['users', 'UPDATE'],
+      ['organizations', 'CREATE'],
+    ],
+  },
+  /** Requiring two-factor sign-in of a role's users: the platform's security policy. */
+  requireTwoFactor: {
+    all: [
+      ['roles', 'UPDATE'],
+      ['organizations', 'CREATE'],
+    ],
+  },
 } as const satisfies Record<string, Requirement>;
 
 /**

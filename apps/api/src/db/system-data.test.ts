@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_PERMISSIONS, FEATURES, SCOPES, SYSTEM_ROLES, type FeatureKey } from '@portal/shared';
 import { createPostgresDatabase, usePostgres } from '../../test/test-database.js';
@@ -70,11 +70,15 @@ describe('the features and system roles the migrations write', () => {
     await database.db
       .insert(features)
       .values(Object.values(FEATURES).map((f, i) => ({ ...f, sortOrder: i })));
-    const [admin] = await database.db
-      .insert(roles)
-      .values({ name: SYSTEM_ROLES.admin, isSystem: true })
-      .returning({ id: roles.id });
-    await database.db.insert(roles).values({ name: SYSTEM_ROLES.superAdmin, isSystem: true });
+    // Raw statements: the schema in code has columns (require_two_factor) the older tables lack.
+    const {
+      rows: [admin],
+    } = await database.db.execute<{ id: string }>(
+      sql`insert into roles (name, is_system) values (${SYSTEM_ROLES.admin}, true) returning id`,
+    );
+    await database.db.execute(
+      sql`insert into roles (name, is_system) values (${SYSTEM_ROLES.superAdmin}, true)`,
+    );
     await database.db
       .insert(rolePermissions)
       .values({ roleId: admin!.id, featureId: FEATURES.support.id, scopes: ['READ', 'CREATE'] });

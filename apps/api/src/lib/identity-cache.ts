@@ -16,11 +16,14 @@ export interface CachedUser {
   organizationId: string;
   roleId: string;
   isActive: boolean;
+  /** A confirmed second factor (user_totp.confirmed_at). */
+  twoFactorEnabled: boolean;
 }
 
 export interface CachedRole {
   name: string;
   isSystem: boolean;
+  requireTwoFactor: boolean;
   permissions: PermissionEntry[];
 }
 

@@ -16,6 +16,8 @@ import { passwordRoutes } from './password/password.routes.js';
 import { profileRoutes } from './profile/profile.routes.js';
 import { supportRoutes } from './support/support.routes.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
+import { sessionsRoutes } from './sessions/sessions.routes.js';
+import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
 
 /** Every module's routes. A new module adds one line here. */
 export async function registerModules(app: FastifyInstance) {
@@ -36,4 +38,6 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(positionsRoutes);
   await app.register(billingRoutes);
   await app.register(invoicesRoutes);
+  await app.register(twoFactorRoutes);
+  await app.register(sessionsRoutes);
 }

@@ -19,7 +19,7 @@ import { authenticateApiKey, type ApiClient } from '../modules/billing/api-key-a
 /** What a route needs. Every /api route declares one; app start fails otherwise. */
 export type Access =
   | { kind: 'public' }
-  | { kind: 'signedIn' }
+  | { kind: 'signedIn'; beforeEnrolment?: true }
   | { kind: 'permission'; feature: FeatureKey; scope: Scope }
   | { kind: 'apiKey' };
 
@@ -28,6 +28,11 @@ export const access = {
   public: { kind: 'public' } as Access,
   /** Any signed-in user acting on their own account (profile, password, logout). */
   signedIn: { kind: 'signedIn' } as Access,
+  /**
+   * Any signed-in user, also one whose role requires a second factor they have not set up yet: only
+   * who-am-I, sign-out and the enrolment itself. Every other route refuses them until they enrol.
+   */
+  beforeEnrolment: { kind: 'signedIn', beforeEnrolment: true } as Access,
   /** The interview product, with an organization's API key. */
   apiKey: { kind: 'apiKey' } as Access,
   can: (feature: FeatureKey, scope: Scope): Access => ({ kind: 'permission', feature, scope }),
@@ -42,6 +47,7 @@ export interface AuthContext {
   permissions: PermissionEntry[];
   sessionId: string;
   familyId: string;
+  twoFactor: { enabled: boolean; required: boolean };
 }
 
 /** One registered route and what it declared; `app.routeAccess` lists them all (test/route-access.test.ts). */
@@ -144,6 +150,17 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
     if (unsafe) checkCsrfToken(app.secrets.session, session.familyId, request.headers['x-csrf-token']);
 
     const isSuperAdmin = identity.role.name === SYSTEM_ROLES.superAdmin;
+    const twoFactor = {
+      enabled: identity.twoFactorEnabled,
+      required: isSuperAdmin || identity.role.requireTwoFactor,
+    };
+    if (
+      twoFactor.required &&
+      !twoFactor.enabled &&
+      !(declared.kind === 'signedIn' && declared.beforeEnrolment)
+    ) {
+      throw new AppError(403, messages.twoFactor.enrolmentRequired, 'TWO_FACTOR_ENROLMENT_REQUIRED');
+    }
     request.auth = {
       sessionId: session.sessionId,
       familyId: session.familyId,
@@ -153,6 +170,7 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
       roleName: identity.role.name,
       isSuperAdmin,
       permissions: isSuperAdmin ? SUPER_ADMIN_PERMISSIONS : identity.role.permissions,
+      twoFactor,
     };
 
     if (declared.kind === 'permission' && !can(request.auth, declared.feature, declared.scope)) {

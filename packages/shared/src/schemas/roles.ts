@@ -70,6 +70,13 @@ export const roleInputSchema = z.object({
 });
 export type RoleInput = z.infer<typeof roleInputSchema>;
 
+/**
+ * PUT /api/auth/roles/{id}/two-factor: whether the role's users must sign in with a second factor.
+ * The platform operator's policy (REQUIREMENTS.requireTwoFactor), for any role, system roles too,
+ * apart from the super administrator's, which always requires it.
+ */
+export const roleTwoFactorBodySchema = z.object({ required: z.boolean() });
+
 /** A role as every API answer carries it. `code` equals `name`; permissions use the list shape. */
 export const roleSchema = z.object({
   id: z.string(),
@@ -78,6 +85,8 @@ export const roleSchema = z.object({
   isSystem: z.boolean(),
   organizationId: z.string().nullable(),
   permissions: z.array(permissionEntrySchema),
+  /** Its users must sign in with a second factor (always, for the super administrator's role). */
+  requireTwoFactor: z.boolean(),
   /** Users of the caller's view (their organization, or all for the super administrator) holding it. */
   userCount: z.number().int(),
   createdAt: z.string(),

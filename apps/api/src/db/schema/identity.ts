@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, timestampTz, updatedAt } from './columns.js';
 import { organizations } from './tenancy.js';
 import { storedFiles } from './workspace.js';
@@ -22,6 +32,8 @@ export const roles = pgTable(
     }),
     name: text('name').notNull(),
     isSystem: boolean('is_system').notNull().default(false),
+    /** Its users must sign in with a second factor (the super administrator's role always does). */
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -110,6 +122,51 @@ export const sessions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('sessions_family').on(t.familyId), index('sessions_user').on(t.userId)],
+);
+
+/**
+ * A user's authenticator secret (RFC 6238), encrypted with a key derived from SESSION_SECRET.
+ * Unconfirmed until its first code; `lastUsedStep` refuses a code's second use and
+ * `spentChallengesUntil` a sign-in challenge's (two-factor/challenge.ts).
+ */
+export const userTotp = pgTable('user_totp', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretCiphertext: text('secret_ciphertext').notNull(),
+  confirmedAt: timestampTz('confirmed_at'),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  /** When the latest challenge that completed a sign-in was issued: it and every older one are spent. */
+  spentChallengesUntil: timestampTz('spent_challenges_until'),
+  createdAt: createdAt(),
+});
+
+/** One-time recovery codes, kept as keyed hashes only. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestampTz('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_code').on(t.userId, t.codeHash)],
+);
+
+/** Browsers a user has signed in from (a long-lived cookie's keyed hash), to mail about new ones. */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text('device_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
 );
 
 export const oneTimeTokens = pgTable(

@@ -17,6 +17,22 @@ export async function recordActivity(db: Db, entry: ActivityInput): Promise<void
   await db.insert(activityEntries).values({ ...entry, entityId: entry.entityId ?? null });
 }
 
+/** A user's change to their own account (profile, password, second factor): they act on themselves. */
+export async function recordOwnAccountChange(
+  db: Db,
+  user: { organizationId: string; userId: string },
+  message: string,
+): Promise<void> {
+  await recordActivity(db, {
+    organizationId: user.organizationId,
+    actorUserId: user.userId,
+    action: 'updated',
+    entityType: 'user',
+    entityId: user.userId,
+    message,
+  });
+}
+
 export interface ActivityFilter {
   /** null: every organization (super_admin). */
   organizationId: string | null;

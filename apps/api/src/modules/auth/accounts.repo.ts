@@ -16,3 +16,8 @@ export async function findActiveUserByEmail(db: Db, email: string) {
     .limit(1);
   return row?.isActive ? { id: row.id, email: row.email } : null;
 }
+
+export async function findAccountEmail(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row?.email ?? null;
+}

@@ -1,27 +1,46 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   forgotPasswordBodySchema,
   loginBodySchema,
+  loginResultSchema,
   messages,
   okSchema,
   resetPasswordBodySchema,
+  secondStepBodySchema,
+  sessionUserSchema,
   successSchema,
   USER_ID_HEADER,
-  userSchema,
 } from '@portal/shared';
 import { access } from '../../plugins/access.js';
 import { clientAddress } from '../../lib/client-address.js';
 import { unauthorized } from '../../lib/errors.js';
 import { findUserDto } from '../users/user-dto.repo.js';
-import { clearSessionCookies, REFRESH_COOKIE, setSessionCookies } from './cookies.js';
+import {
+  clearSessionCookies,
+  DEVICE_COOKIE,
+  REFRESH_COOKIE,
+  setDeviceCookie,
+  setSessionCookies,
+} from './cookies.js';
 import * as auth from './auth.service.js';
+import type { ClientInfo } from './auth.service.js';
 
 const tags = ['auth'];
 
-function clientInfo(request: FastifyRequest) {
-  return { ip: clientAddress(request), userAgent: request.headers['user-agent'] };
+function clientInfo(request: FastifyRequest): ClientInfo {
+  return {
+    ip: clientAddress(request),
+    userAgent: request.headers['user-agent'],
+    deviceToken: request.cookies[DEVICE_COOKIE],
+  };
+}
+
+function startSession(request: FastifyRequest, reply: FastifyReply, result: auth.SignedIn) {
+  setSessionCookies(request, reply, result.tokens);
+  setDeviceCookie(request, reply, result.deviceToken);
+  reply.header(USER_ID_HEADER, result.user.id);
 }
 
 export async function authRoutes(fastify: FastifyInstance) {
@@ -34,15 +53,36 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'Sign in with email or username',
+        description:
+          'Answers the signed-in user, or (two-factor sign-in on) a challenge for POST /auth-session/two-factor.',
         body: loginBodySchema,
-        response: { 200: successSchema(userSchema) },
+        response: { 200: successSchema(loginResultSchema) },
       },
     },
     async (request, reply) => {
       const { identifier, email, username, password } = request.body;
       const result = await auth.login(app, (identifier ?? email ?? username)!, password, clientInfo(request));
-      setSessionCookies(request, reply, result.tokens);
-      reply.header(USER_ID_HEADER, result.user.id);
+      if (result.kind === 'challenge') return { success: true as const, data: result.challenge };
+      startSession(request, reply, result);
+      return { success: true as const, data: result.user };
+    },
+  );
+
+  app.post(
+    '/api/auth/auth-session/two-factor',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: "Sign in's second step: the challenge and a code (or a recovery code)",
+        body: secondStepBodySchema,
+        response: { 200: successSchema(sessionUserSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { challenge, code } = request.body;
+      const result = await auth.completeSignIn(app, challenge, code, clientInfo(request));
+      startSession(request, reply, result);
       return { success: true as const, data: result.user };
     },
   );
@@ -50,7 +90,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/auth/auth-session/logout',
     {
-      config: { access: access.signedIn },
+      config: { access: access.beforeEnrolment },
       schema: { tags, summary: 'Sign out and revoke the session', response: { 200: okSchema } },
     },
     async (request, reply) => {
@@ -60,7 +100,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
   );
 
-  const refreshHandler = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+  const refreshHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       const result = await auth.refresh(
         app,
@@ -69,9 +109,8 @@ export async function authRoutes(fastify: FastifyInstance) {
         clientInfo(request),
       );
       setSessionCookies(request, reply, result.tokens);
-      const user = await findUserDto(app.db, result.userId);
-      reply.header(USER_ID_HEADER, result.userId);
-      return { success: true as const, data: user! };
+      reply.header(USER_ID_HEADER, result.user.id);
+      return { success: true as const, data: result.user };
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 401) clearSessionCookies(reply);
       throw error;
@@ -80,7 +119,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   const refreshSchema = {
     tags,
     summary: 'Rotate the refresh token and issue a new access token',
-    response: { 200: successSchema(userSchema) },
+    response: { 200: successSchema(sessionUserSchema) },
   };
   // Public with respect to the access cookie, which has usually expired; the service checks the
   // refresh cookie and the CSRF token of its session family.
@@ -98,14 +137,18 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/auth/auth-session/me',
     {
-      config: { access: access.signedIn },
-      schema: { tags, summary: 'The signed-in user', response: { 200: successSchema(userSchema) } },
+      config: { access: access.beforeEnrolment },
+      schema: {
+        tags,
+        summary: 'The signed-in user and their two-factor state',
+        response: { 200: successSchema(sessionUserSchema) },
+      },
     },
     async (request, reply) => {
       const user = await findUserDto(app.db, request.auth!.userId);
       if (!user) throw unauthorized();
       reply.header(USER_ID_HEADER, user.id);
-      return { success: true as const, data: user };
+      return { success: true as const, data: { ...user, twoFactor: request.auth!.twoFactor } };
     },
   );
 

@@ -1,14 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { messages, PASSWORD_RESET_VALID_HOURS } from '@portal/shared';
+import {
+  formatDateTime,
+  messages,
+  PASSWORD_RESET_VALID_HOURS,
+  TOTP_CODE_PATTERN,
+  type SessionUser,
+  type SignInChallenge,
+} from '@portal/shared';
+import { deviceName } from '../../lib/device-name.js';
 import { badRequest, tooManyRequests, unauthorized } from '../../lib/errors.js';
-import { randomToken, sha256Hex } from '../../lib/tokens.js';
+import { hmacSha256, randomToken, sha256Hex } from '../../lib/tokens.js';
 import { countHit, countInWindow } from '../platform/rate-limit.repo.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { setPasswordHash } from '../password/password.repo.js';
 import { findActiveUserByEmail, isUserActive } from './accounts.repo.js';
-import { checkCsrfToken, csrfTokenFor, type IssuedTokens } from './cookies.js';
-import { userDtosAt } from '../users/user-dto.repo.js';
+import { checkCsrfToken, csrfTokenFor, DEVICE_TOKEN_PATTERN, type IssuedTokens } from './cookies.js';
+import { findUserDto, userDtosAt } from '../users/user-dto.repo.js';
+import { findTwoFactorState } from '../two-factor/two-factor.repo.js';
+import { openChallenge, sealChallenge } from '../two-factor/challenge.js';
+import { stepOfCode } from '../two-factor/two-factor.service.js';
+import { recoveryCodeHash } from '../two-factor/totp.js';
+import { rememberDevice } from './known-devices.repo.js';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens.repo.js';
 import { findLiveOneTimeToken } from './one-time-tokens.repo.js';
 import {
@@ -18,11 +31,18 @@ import {
   revokeUserSessions,
   rotateRefreshToken,
 } from './sessions.repo.js';
-import { clearSignInFailures, recordSignInAttempt, recordSignInFailure } from './sign-in.repo.js';
+import {
+  clearSignInFailures,
+  recordSignInAttempt,
+  recordSignInFailure,
+  runSecondStep,
+} from './sign-in.repo.js';
 
-interface ClientInfo {
+export interface ClientInfo {
   ip: string;
   userAgent: string | undefined;
+  /** The browser's device cookie, when it has one (new-device emails). */
+  deviceToken: string | undefined;
 }
 
 async function issueSession(
@@ -53,13 +73,36 @@ async function issueSession(
   };
 }
 
+export interface SignedIn {
+  user: SessionUser;
+  tokens: IssuedTokens;
+  /** The browser's device cookie to set (its own, or a new one). */
+  deviceToken: string;
+}
+
+/** A new session family for a user who passed every step, and the browser remembered. */
+async function signedIn(app: FastifyInstance, user: SessionUser, client: ClientInfo): Promise<SignedIn> {
+  const tokens = await issueSession(app, user.id, randomUUID(), client);
+  const deviceToken = await noticeDevice(app, user, client);
+  return { user, tokens, deviceToken };
+}
+
+export type LoginOutcome =
+  ({ kind: 'signedIn' } & SignedIn) | { kind: 'challenge'; challenge: SignInChallenge };
+
 /**
  * Wrong password, unknown account, locked, inactive or not yet activated: one answer, and always one
  * hash verification and the same statements, so neither the body nor the timing tells them apart.
  * The lock counts failures per account AND address: a stranger's failures lock out the stranger,
- * not the owner elsewhere (docs/decisions/010-sign-in-lock-per-address.md).
+ * not the owner elsewhere (docs/decisions/010-sign-in-lock-per-address.md). With a second factor the
+ * password step answers a challenge, and failures are forgotten only once the code is right too.
  */
-export async function login(app: FastifyInstance, identifier: string, password: string, client: ClientInfo) {
+export async function login(
+  app: FastifyInstance,
+  identifier: string,
+  password: string,
+  client: ClientInfo,
+): Promise<LoginOutcome> {
   const { loginPerAddress, windowMs, lockoutThreshold, lockoutMs } = app.config.limits;
   const subject = identifier.trim().toLowerCase();
   const { hits, candidate: user } = await recordSignInAttempt(app.db, subject, client.ip, {
@@ -77,12 +120,104 @@ export async function login(app: FastifyInstance, identifier: string, password: 
     throw unauthorized(messages.login.invalidCredentials);
   }
 
+  if (user.secretCiphertext !== null) {
+    const { token, expiresAt } = sealChallenge(app.secrets.twoFactor.challengeKey, {
+      userId: user.id,
+      issuedAt: new Date(),
+      secretCiphertext: user.secretCiphertext,
+    });
+    return {
+      kind: 'challenge',
+      challenge: { twoFactorRequired: true, challenge: token, expiresAt: expiresAt.toISOString() },
+    };
+  }
+
   if (user.failuresFromAddress > 0) await clearSignInFailures(app.db, user.id, client.ip);
   // The answer comes from the row already read (role and organization from the identity cache).
   const [answer] = await userDtosAt(app.db, [user], user.version);
   if (!answer) throw unauthorized(messages.login.invalidCredentials);
-  const tokens = await issueSession(app, user.id, randomUUID(), client);
-  return { user: answer, tokens };
+  const twoFactor = { enabled: false, required: user.twoFactorRequired };
+  return { kind: 'signedIn', ...(await signedIn(app, { ...answer, twoFactor }, client)) };
+}
+
+/**
+ * The second step: the password step's challenge and a code from the authenticator (or a recovery
+ * code). A wrong code, a code used before and a locked account get one answer through the same
+ * statements, and each failure counts toward the account's lock like a wrong password. No address
+ * limit here: only the password step hands out challenges, and it counts each one.
+ */
+export async function completeSignIn(
+  app: FastifyInstance,
+  challengeToken: string,
+  code: string,
+  client: ClientInfo,
+): Promise<SignedIn> {
+  const { lockoutThreshold, lockoutMs } = app.config.limits;
+  const challenge = openChallenge(app.secrets.twoFactor.challengeKey, challengeToken, Date.now());
+  if (!challenge) throw unauthorized(messages.twoFactor.challengeExpired);
+  const typed = code.replace(/\s+/g, '');
+  const attempt = await runSecondStep(app.db, {
+    ...challenge,
+    code: TOTP_CODE_PATTERN.test(typed)
+      ? { step: stepOfCode(app, challenge.secretCiphertext, typed) }
+      : { recoveryHash: recoveryCodeHash(app.secrets.twoFactor.recoveryKey, code) },
+    address: client.ip,
+    lockWindowMs: lockoutMs,
+    lockoutThreshold,
+  });
+  if (!attempt || attempt.outcome === 'spent') throw unauthorized(messages.twoFactor.challengeExpired);
+  if (attempt.outcome === 'refused') {
+    await recordSignInFailure(app.db, challenge.userId, client.ip, lockoutMs);
+    throw unauthorized(messages.twoFactor.codeInvalid);
+  }
+  if (attempt.failuresFromAddress > 0) await clearSignInFailures(app.db, attempt.id, client.ip);
+  // The answer comes from the row already read (role and organization from the identity cache).
+  const [answer] = await userDtosAt(app.db, [attempt], attempt.version);
+  if (!answer) throw unauthorized(messages.twoFactor.challengeExpired);
+  const twoFactor = { enabled: true, required: attempt.twoFactorRequired };
+  return signedIn(app, { ...answer, twoFactor }, client);
+}
+
+/** The signed-in user as the web app needs it: the user and their two-factor state. */
+export async function findSessionUser(
+  db: FastifyInstance['db'],
+  userId: string,
+): Promise<SessionUser | null> {
+  const [user, twoFactor] = await Promise.all([findUserDto(db, userId), findTwoFactorState(db, userId)]);
+  return user && { ...user, twoFactor };
+}
+
+/**
+ * Remembers the browser (a long-lived random cookie, kept as a keyed hash) and mails the owner when
+ * it is new to an account that has signed in elsewhere before; answers the cookie to set.
+ */
+async function noticeDevice(app: FastifyInstance, user: SessionUser, client: ClientInfo): Promise<string> {
+  const deviceToken =
+    client.deviceToken && DEVICE_TOKEN_PATTERN.test(client.deviceToken) ? client.deviceToken : randomToken();
+  const deviceHash = hmacSha256(app.secrets.twoFactor.deviceKey, deviceToken);
+  const outboxId = await app.db.transaction(async (tx) => {
+    if ((await rememberDevice(tx, user.id, deviceHash)) !== 'new') return null;
+    return app.mailer.enqueue(tx, newDeviceMail(app, user, client));
+  });
+  if (outboxId) app.background.run('new device email', () => app.mailer.deliver(app.db, outboxId));
+  return deviceToken;
+}
+
+function newDeviceMail(app: FastifyInstance, user: SessionUser, client: ClientInfo) {
+  return {
+    to: user.email,
+    subject: messages.twoFactor.newDeviceSubject,
+    text: [
+      'Your account was signed in to from a browser it had not been used from before.',
+      '',
+      `Time: ${formatDateTime(new Date())} (India Standard Time)`,
+      `Device: ${deviceName(client.userAgent)}`,
+      `Address: ${client.ip}`,
+      '',
+      'If this was you, there is nothing to do. If it was not, end that session and change your password:',
+      `${app.env.publicOrigin}/dashboard/settings?section=sessions`,
+    ].join('\n'),
+  };
 }
 
 /**
@@ -116,7 +251,9 @@ export async function refresh(
     throw unauthorized(messages.login.sessionExpired);
   }
   const tokens = await issueSession(app, session.userId, session.familyId, client);
-  return { userId: session.userId, tokens };
+  const user = await findSessionUser(app.db, session.userId);
+  if (!user) throw unauthorized(messages.login.sessionExpired);
+  return { user, tokens };
 }
 
 export async function logout(app: FastifyInstance, familyId: string | null) {

@@ -5,6 +5,11 @@ import { hmacSha256, safeEqual } from '../../lib/tokens.js';
 
 export const ACCESS_COOKIE = 'access_token';
 export const REFRESH_COOKIE = 'refresh_token';
+/** A browser's long-lived random id, sent only to the sign-in routes (new-device emails). */
+export const DEVICE_COOKIE = 'device_id';
+export const DEVICE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const DEVICE_COOKIE_PATH = '/api/auth/auth-session';
+const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 3600;
 
 /** The CSRF token is an HMAC of the session family: stable across refreshes, dead with the family. */
 export function csrfTokenFor(secret: string, familyId: string): string {
@@ -59,4 +64,14 @@ export function clearSessionCookies(reply: FastifyReply) {
     .clearCookie(REFRESH_COOKIE, { path: '/api' })
     .clearCookie(CSRF_COOKIE, { path: '/' })
     .clearCookie(CSRF_LEGACY_COOKIE, { path: '/' });
+}
+
+export function setDeviceCookie(request: FastifyRequest, reply: FastifyReply, deviceToken: string) {
+  reply.setCookie(DEVICE_COOKIE, deviceToken, {
+    path: DEVICE_COOKIE_PATH,
+    sameSite: 'lax',
+    secure: request.server.env.publicIsHttps,
+    httpOnly: true,
+    maxAge: DEVICE_COOKIE_MAX_AGE_S,
+  });
 }

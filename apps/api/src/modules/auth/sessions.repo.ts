@@ -1,8 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sessions, users } from '../../db/schema/index.js';
+import { sessions, users, userTotp } from '../../db/schema/index.js';
 import { identitySnapshot, identityVersionOf, identityVersionSql } from '../../lib/identity-cache.js';
 import { rolesAt } from '../roles/permissions.repo.js';
+import { twoFactorEnabledSql } from '../two-factor/two-factor.repo.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -62,13 +63,20 @@ export async function sessionIdentity(db: Db, userId: string, version: number) {
         organizationId: users.organizationId,
         roleId: users.roleId,
         isActive: users.isActive,
+        twoFactorEnabled: twoFactorEnabledSql,
         version: identityVersionSql,
       })
       .from(users)
+      .leftJoin(userTotp, eq(userTotp.userId, users.id))
       .where(eq(users.id, userId))
       .limit(1);
     if (!row) return null;
-    user = { organizationId: row.organizationId, roleId: row.roleId, isActive: row.isActive };
+    user = {
+      organizationId: row.organizationId,
+      roleId: row.roleId,
+      isActive: row.isActive,
+      twoFactorEnabled: row.twoFactorEnabled,
+    };
     roleVersion = identityVersionOf(row.version);
     identitySnapshot(db, roleVersion).users.set(userId, user);
   }
@@ -118,8 +126,9 @@ export async function revokeFamily(db: Db, familyId: string) {
     .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
 }
 
-export async function revokeUserSessions(db: Db, userId: string, exceptFamilyId?: string) {
-  await db
+/** Ends a user's sessions (all, or all but one family); answers how many browsers were signed out. */
+export async function revokeUserSessions(db: Db, userId: string, exceptFamilyId?: string): Promise<number> {
+  const rows = await db
     .update(sessions)
     .set({ revokedAt: sql`now()` })
     .where(
@@ -128,5 +137,43 @@ export async function revokeUserSessions(db: Db, userId: string, exceptFamilyId?
         isNull(sessions.revokedAt),
         exceptFamilyId ? sql`${sessions.familyId} <> ${exceptFamilyId}` : undefined,
       ),
-    );
+    )
+    .returning({ familyId: sessions.familyId });
+  return new Set(rows.map((r) => r.familyId)).size;
+}
+
+/** Ends one of a user's sessions; false when the user has no live session of that family. */
+export async function revokeFamilyOfUser(db: Db, userId: string, familyId: string): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), eq(sessions.familyId, familyId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+/**
+ * A user's signed-in browsers: one per session family whose newest token pair is live, with the
+ * device and address of its latest sign-in or refresh.
+ */
+export async function listActiveFamilies(db: Db, userId: string) {
+  const live = sql`${sessions.revokedAt} is null and ${sessions.rotatedAt} is null and ${sessions.refreshExpiresAt} > now()`;
+  return db
+    .select({
+      familyId: sessions.familyId,
+      signedInAt: sql<Date>`min(${sessions.createdAt})`.mapWith(sessions.createdAt),
+      // Each sign-in and refresh writes a row: the newest is when the browser was last used.
+      lastUsedAt: sql<Date>`max(${sessions.createdAt})`.mapWith(sessions.createdAt),
+      userAgent: sql<
+        string | null
+      >`(array_agg(${sessions.userAgent} order by ${sessions.createdAt} desc))[1]`,
+      ipAddress: sql<
+        string | null
+      >`(array_agg(${sessions.ipAddress} order by ${sessions.createdAt} desc))[1]`,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .groupBy(sessions.familyId)
+    .having(sql`bool_or(${live})`)
+    .orderBy(sql`max(${sessions.createdAt}) desc`);
 }

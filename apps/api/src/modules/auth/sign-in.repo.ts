@@ -1,9 +1,10 @@
-import { and, eq, gt, like, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, like, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { rateLimitBuckets, users } from '../../db/schema/index.js';
+import { rateLimitBuckets, roles, users, userTotp } from '../../db/schema/index.js';
 import { identityVersionOf, identityVersionSql } from '../../lib/identity-cache.js';
 import { countHit } from '../platform/rate-limit.repo.js';
 import { userDtoColumns, type UserDtoRow } from '../users/user-dto.repo.js';
+import { twoFactorRequiredSql } from '../two-factor/two-factor.repo.js';
 
 export interface SignInCandidate extends UserDtoRow {
   passwordHash: string | null;
@@ -11,6 +12,13 @@ export interface SignInCandidate extends UserDtoRow {
   failuresFromAddress: number;
   /** The identity version read with the row, for building the answer from the identity cache. */
   version: number;
+  /**
+   * The confirmed second factor's secret as stored; null without one. With one, the password step
+   * answers a challenge (it is sealed into it), not a session.
+   */
+  secretCiphertext: string | null;
+  /** The user's role requires a second factor (the super administrator's always does). */
+  twoFactorRequired: boolean;
 }
 
 export interface SignInAttempt {
@@ -48,8 +56,14 @@ export async function recordSignInAttempt(
       ...userDtoColumns,
       passwordHash: users.passwordHash,
       failures: rateLimitBuckets.count,
+      secretCiphertext: sql<
+        string | null
+      >`case when ${userTotp.confirmedAt} is not null then ${userTotp.secretCiphertext} end`,
+      twoFactorRequired: twoFactorRequiredSql,
     })
     .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .leftJoin(userTotp, eq(userTotp.userId, users.id))
     .leftJoin(
       rateLimitBuckets,
       and(
@@ -85,4 +99,96 @@ export async function clearSignInFailures(db: Db, userId: string, address?: stri
         ? eq(rateLimitBuckets.key, failureKey(userId, address))
         : like(rateLimitBuckets.key, failureKey(userId, '%')),
     );
+}
+
+/**
+ * What the second step's statement decided: the code (or recovery code) and the challenge were
+ * claimed; the code was wrong or used, or the account locked or inactive (one answer for all of
+ * them); or the challenge was spent by a completed sign-in.
+ */
+export type SecondStepOutcome = 'claimed' | 'refused' | 'spent';
+
+export interface SecondStep extends UserDtoRow {
+  outcome: SecondStepOutcome;
+  /** Failed sign-ins to this account from this address in the open lock window. */
+  failuresFromAddress: number;
+  version: number;
+  twoFactorRequired: boolean;
+}
+
+/**
+ * The second step in one statement: the challenge's account as sign-in's answer shows it, provided
+ * its confirmed factor is still the sealed one, and, for that one row, claim_second_step (migration
+ * 0008) spending the code's time step or the recovery code and the challenge, unless the account is
+ * inactive or locked from this address.
+ */
+function prepareSecondStep(db: Db) {
+  const allowed = sql`${users.isActive} and coalesce(${rateLimitBuckets.count}, 0) < ${sql.placeholder('lockoutThreshold')}::int`;
+  return db
+    .select({
+      version: identityVersionSql,
+      ...userDtoColumns,
+      failures: rateLimitBuckets.count,
+      twoFactorRequired: twoFactorRequiredSql,
+      outcome: sql<SecondStepOutcome>`claim_second_step(${users.id}, ${sql.placeholder('issuedAt')}::timestamptz, ${sql.placeholder('step')}::bigint, ${sql.placeholder('recoveryHash')}::text, ${allowed})`,
+    })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .innerJoin(
+      userTotp,
+      and(
+        eq(userTotp.userId, users.id),
+        isNotNull(userTotp.confirmedAt),
+        eq(userTotp.secretCiphertext, sql.placeholder('secretCiphertext')),
+      ),
+    )
+    .leftJoin(
+      rateLimitBuckets,
+      and(
+        eq(
+          rateLimitBuckets.key,
+          sql`${FAILURE_KEY_PREFIX} || ${users.id} || ':' || ${sql.placeholder('address')}`,
+        ),
+        gt(rateLimitBuckets.windowStart, sql`${sql.placeholder('lockOpenedAfter')}::timestamptz`),
+      ),
+    )
+    .where(eq(users.id, sql.placeholder('userId')))
+    .limit(1)
+    .prepare('second_step');
+}
+const secondSteps = new WeakMap<Db, ReturnType<typeof prepareSecondStep>>();
+
+/**
+ * Runs the second step's one statement (prepared once per database handle: each connection parses
+ * and plans it once). A step of -1 or a recovery hash nothing has claims nothing through the same
+ * statements, so wrong, used and locked take the same path. Null: the account or its factor is gone
+ * or changed since the password step.
+ */
+export async function runSecondStep(
+  db: Db,
+  attempt: {
+    userId: string;
+    issuedAt: Date;
+    secretCiphertext: string;
+    code: { step: number } | { recoveryHash: string };
+    address: string;
+    lockWindowMs: number;
+    lockoutThreshold: number;
+  },
+): Promise<SecondStep | null> {
+  let query = secondSteps.get(db);
+  if (!query) secondSteps.set(db, (query = prepareSecondStep(db)));
+  const [row] = await query.execute({
+    userId: attempt.userId,
+    secretCiphertext: attempt.secretCiphertext,
+    issuedAt: attempt.issuedAt.toISOString(),
+    step: 'step' in attempt.code ? attempt.code.step : -1,
+    recoveryHash: 'recoveryHash' in attempt.code ? attempt.code.recoveryHash : null,
+    address: attempt.address,
+    lockOpenedAfter: new Date(Date.now() - attempt.lockWindowMs).toISOString(),
+    lockoutThreshold: attempt.lockoutThreshold,
+  });
+  if (!row) return null;
+  const { version, failures, ...step } = row;
+  return { ...step, failuresFromAddress: failures ?? 0, version: identityVersionOf(version) };
 }

@@ -4,6 +4,7 @@ import { IDEMPOTENCY_HEADER, INTERVIEW_BOT_PRODUCT, messages, onboardingBodySche
 import {
   createTestApp,
   createUserDirect,
+  enrolTwoFactor,
   roleIdByName,
   signIn,
   STRONG_PASSWORD,
@@ -190,6 +191,8 @@ describe('POST /api/auth/onboarding', () => {
       organizationId: platform!.id,
     });
     const other = await signIn(ctx.app, email, STRONG_PASSWORD);
+    // Super administrators sign in with a second factor: this one sets it up first.
+    await enrolTwoFactor(other);
     const second = await onboard(other, onboardingBody(), 'per-user');
     expect(second.statusCode).toBe(201);
     expect(second.headers['idempotent-replayed']).toBeUndefined();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { isStrongPassword, messages } from '@portal/shared';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import type { AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { recordOwnAccountChange } from '../activity/activity.repo.js';
 import { revokeUserSessions } from '../auth/sessions.repo.js';
 import { countHit } from '../platform/rate-limit.repo.js';
 import { findPasswordHash, setPasswordHash } from './password.repo.js';
@@ -43,13 +43,10 @@ export async function changePassword(app: FastifyInstance, auth: AuthContext, ch
   await app.db.transaction(async (tx) => {
     await setPasswordHash(tx, auth.userId, passwordHash);
     await revokeUserSessions(tx, auth.userId, auth.familyId);
-    await recordActivity(tx, {
-      organizationId: user.organizationId,
-      actorUserId: auth.userId,
-      action: 'updated',
-      entityType: 'user',
-      entityId: auth.userId,
-      message: 'Changed the password',
-    });
+    await recordOwnAccountChange(
+      tx,
+      { organizationId: user.organizationId, userId: auth.userId },
+      'Changed the password',
+    );
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { messages, PROFILE_IMAGE_MIME_TYPES, type User } from '@portal/shared';
 import { badRequest, conflict, isUniqueViolation, unauthorized } from '../../lib/errors.js';
 import type { AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { recordOwnAccountChange } from '../activity/activity.repo.js';
 import { deleteStoredFile } from '../files/files.repo.js';
 import { storeFile } from '../files/files.service.js';
 import { detectAllowedType, type Upload } from '../files/uploads.js';
@@ -42,14 +42,11 @@ export async function updateProfile(
   try {
     await app.db.transaction(async (tx) => {
       await updateProfileFields(tx, auth.userId, changes);
-      await recordActivity(tx, {
-        organizationId: current.organizationId,
-        actorUserId: auth.userId,
-        action: 'updated',
-        entityType: 'user',
-        entityId: auth.userId,
-        message: 'Updated the profile',
-      });
+      await recordOwnAccountChange(
+        tx,
+        { organizationId: current.organizationId, userId: auth.userId },
+        'Updated the profile',
+      );
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(messages.users.duplicate);
@@ -78,14 +75,7 @@ export async function replaceProfileImage(
     });
     const previous = await replaceProfileImageId(tx, auth.userId, fileId);
     if (previous) await deleteStoredFile(tx, previous);
-    await recordActivity(tx, {
-      organizationId: auth.organizationId,
-      actorUserId: auth.userId,
-      action: 'updated',
-      entityType: 'user',
-      entityId: auth.userId,
-      message: 'Changed the profile image',
-    });
+    await recordOwnAccountChange(tx, auth, 'Changed the profile image');
   });
   return getProfile(app, auth);
 }

@@ -43,6 +43,7 @@ interface LoadedRole {
   id: string;
   name: string;
   isSystem: boolean;
+  requireTwoFactor: boolean;
   permissions: { id: string; featureId: string; featureName: string; scopes: string[] }[];
 }
 
@@ -53,7 +54,7 @@ export async function loadRoles(db: Db, roleIds: readonly string[]) {
   } = await db.execute<{ version: number | string; roles: LoadedRole[] }>(
     sql`
       select ${identityVersionSql} as version, coalesce(json_agg(json_build_object(
-        'id', r.id, 'name', r.name, 'isSystem', r.is_system,
+        'id', r.id, 'name', r.name, 'isSystem', r.is_system, 'requireTwoFactor', r.require_two_factor,
         'permissions', coalesce((
           select json_agg(json_build_object('id', rp.id, 'featureId', f.id, 'featureName', f.name, 'scopes', rp.scopes) order by f.sort_order)
           from ${rolePermissions} rp join ${features} f on f.id = rp.feature_id where rp.role_id = r.id
@@ -66,6 +67,7 @@ export async function loadRoles(db: Db, roleIds: readonly string[]) {
     byId.set(role.id, {
       name: role.name,
       isSystem: role.isSystem,
+      requireTwoFactor: role.requireTwoFactor,
       permissions: role.permissions.map((p) => ({
         id: p.id,
         featureId: p.featureId,

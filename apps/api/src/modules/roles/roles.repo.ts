@@ -147,6 +147,10 @@ export async function renameRole(db: Db, id: string, name: string): Promise<void
   await db.update(roles).set({ name, updatedAt: new Date() }).where(eq(roles.id, id));
 }
 
+export async function setRoleRequiresTwoFactor(db: Db, id: string, required: boolean): Promise<void> {
+  await db.update(roles).set({ requireTwoFactor: required, updatedAt: new Date() }).where(eq(roles.id, id));
+}
+
 export async function deleteRoleRow(db: Db, id: string): Promise<void> {
   await db.delete(roles).where(eq(roles.id, id));
 }
@@ -168,6 +172,7 @@ export async function toRoleDtos(
     name: row.name,
     isSystem: row.isSystem,
     organizationId: row.organizationId,
+    requireTwoFactor: row.requireTwoFactor,
     permissions: permissions.get(row.id) ?? [],
     userCount: counts.get(row.id) ?? 0,
     createdAt: row.createdAt.toISOString(),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   idParamsSchema,
   messages,
@@ -8,6 +9,7 @@ import {
   roleInputSchema,
   roleListQuerySchema,
   roleSchema,
+  roleTwoFactorBodySchema,
   successSchema,
 } from '@portal/shared';
 import { access, requireAuth } from '../../plugins/access.js';
@@ -84,6 +86,31 @@ export async function rolesRoutes(fastify: FastifyInstance) {
     async (request) => {
       const data = await rolesService.updateRole(app, requireAuth(request), request.params.id, request.body);
       return { success: true as const, data };
+    },
+  );
+
+  app.put(
+    '/api/auth/roles/:id/two-factor',
+    {
+      config: { access: access.can('roles', 'UPDATE') },
+      schema: {
+        tags,
+        summary: "Require (or not) a second factor of the role's users: the platform operator, any role",
+        params: idParamsSchema,
+        body: roleTwoFactorBodySchema,
+        response: { 200: successSchema(roleSchema).extend({ message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const { required } = request.body;
+      const data = await rolesService.setRoleTwoFactor(
+        app,
+        requireAuth(request),
+        request.params.id,
+        required,
+      );
+      const message = required ? messages.twoFactor.roleRequired : messages.twoFactor.roleNotRequired;
+      return { success: true as const, message, data };
     },
   );
 

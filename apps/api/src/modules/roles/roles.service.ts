@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import {
   mayManage,
+  meets,
   messages,
+  REQUIREMENTS,
   roleInUse,
   scopesOfInput,
   SCOPES,
+  SYSTEM_ROLES,
   type PageMeta,
   type PermissionInput,
   type Role,
@@ -28,6 +31,7 @@ import {
   lockRole,
   organizationExists,
   renameRole,
+  setRoleRequiresTwoFactor,
   toRoleDtos,
   type RoleRow,
 } from './roles.repo.js';
@@ -223,4 +227,36 @@ export async function deleteRole(app: FastifyInstance, auth: AuthContext, id: st
     if (isForeignKeyViolation(error)) throw conflict(roleInUse(Math.max(1, await holders())));
     throw error;
   }
+}
+
+/**
+ * Whether a role's users must sign in with a second factor: the platform operator's policy, for any
+ * role but the super administrator's (always). Users of the role without one are led to enrol at
+ * their next request.
+ */
+export async function setRoleTwoFactor(
+  app: FastifyInstance,
+  auth: AuthContext,
+  id: string,
+  required: boolean,
+): Promise<Role> {
+  if (!meets(auth, REQUIREMENTS.requireTwoFactor)) throw forbidden(messages.twoFactor.onlyPlatformRequires);
+  const existing = await visibleRoleOr404(app, auth, id);
+  if (existing.organizationId === null && existing.name === SYSTEM_ROLES.superAdmin) {
+    throw forbidden(messages.twoFactor.superAdminAlwaysRequired);
+  }
+  if (existing.requireTwoFactor !== required) {
+    await app.db.transaction(async (tx) => {
+      await setRoleRequiresTwoFactor(tx, id, required);
+      await recordActivity(tx, {
+        organizationId: existing.organizationId ?? auth.organizationId,
+        actorUserId: auth.userId,
+        action: 'updated',
+        entityType: 'role',
+        entityId: id,
+        message: `Role "${existing.name}": two-factor sign-in ${required ? 'required' : 'no longer required'}`,
+      });
+    });
+  }
+  return getRole(app, auth, id);
 }

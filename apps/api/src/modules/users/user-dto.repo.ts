@@ -232,6 +232,7 @@ export async function toUserDtos(db: Db, rows: readonly UserRow[]): Promise<User
     const role = loadedRoles.roles.get(row.roleId) ?? {
       name: rows[i]!.roleName,
       isSystem: rows[i]!.roleIsSystem,
+      requireTwoFactor: false,
       permissions: [],
     };
     return [

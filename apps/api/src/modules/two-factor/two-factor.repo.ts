@@ -1,0 +1,84 @@
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { SYSTEM_ROLES } from '@portal/shared';
+import type { Db } from '../../db/client.js';
+import { recoveryCodes, roles, users, userTotp } from '../../db/schema/index.js';
+
+export type TotpRow = typeof userTotp.$inferSelect;
+
+export async function findTotp(db: Db, userId: string): Promise<TotpRow | null> {
+  const [row] = await db.select().from(userTotp).where(eq(userTotp.userId, userId));
+  return row ?? null;
+}
+
+/** Whether a user's role requires a second factor: the super administrator's always does. */
+export const twoFactorRequiredSql = sql<boolean>`${roles.requireTwoFactor} or ${roles.name} = ${SYSTEM_ROLES.superAdmin}`;
+
+/** Whether a user has a second factor: a confirmed one (joined from user_totp). */
+export const twoFactorEnabledSql = sql<boolean>`${userTotp.confirmedAt} is not null`;
+
+/** Whether the user's role requires a second factor, and whether they have one (sign-in's answer). */
+export async function findTwoFactorState(db: Db, userId: string) {
+  const [row] = await db
+    .select({
+      required: twoFactorRequiredSql,
+      enabled: twoFactorEnabledSql,
+    })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .leftJoin(userTotp, eq(userTotp.userId, users.id))
+    .where(eq(users.id, userId));
+  return row ?? { required: false, enabled: false };
+}
+
+/** A new secret waiting for its first code; replaces one already waiting, never a confirmed one. */
+export async function savePendingSecret(db: Db, userId: string, secretCiphertext: string): Promise<boolean> {
+  const rows = await db
+    .insert(userTotp)
+    .values({ userId, secretCiphertext })
+    .onConflictDoUpdate({
+      target: userTotp.userId,
+      set: { secretCiphertext, lastUsedStep: null, createdAt: sql`now()` },
+      setWhere: isNull(userTotp.confirmedAt),
+    })
+    .returning({ userId: userTotp.userId });
+  return rows.length === 1;
+}
+
+/**
+ * Accepts a code's time step once: a conditional update, so of two requests with the same code
+ * exactly one succeeds. A step of -1 (no code matched, or the account is locked) updates nothing,
+ * through the same statement.
+ */
+export async function claimStep(db: Db, userId: string, step: number): Promise<boolean> {
+  const rows = await db
+    .update(userTotp)
+    .set({ lastUsedStep: step })
+    .where(and(eq(userTotp.userId, userId), sql`${step} > coalesce(${userTotp.lastUsedStep}, -1)`))
+    .returning({ userId: userTotp.userId });
+  return rows.length === 1;
+}
+
+export async function confirmTotp(db: Db, userId: string) {
+  await db
+    .update(userTotp)
+    .set({ confirmedAt: sql`now()` })
+    .where(eq(userTotp.userId, userId));
+}
+
+export async function deleteTwoFactor(db: Db, userId: string) {
+  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  await db.delete(userTotp).where(eq(userTotp.userId, userId));
+}
+
+export async function replaceRecoveryCodes(db: Db, userId: string, codeHashes: readonly string[]) {
+  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  await db.insert(recoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
+}
+
+export async function countRecoveryCodesLeft(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ left: count() })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+  return row?.left ?? 0;
+}
