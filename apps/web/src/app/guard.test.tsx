@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { messages, storageKeys, type User } from '@portal/shared';
+import { messages, storageKeys, type SessionUser } from '@portal/shared';
 import { ApiError } from '../lib/api-client';
 import { AuthProvider } from '../features/auth/auth-context';
 import { ProtectedLayout } from './guard';
@@ -21,7 +21,8 @@ const USER = {
   client: 'Acme',
   isSubscription: true,
   role: { name: 'admin', permissions: [] },
-} as unknown as User;
+  twoFactor: { enabled: false, required: false },
+} as unknown as SessionUser;
 
 function renderSignedIn() {
   localStorage.setItem(storageKeys.userId, USER.id);
@@ -57,7 +58,7 @@ describe('a stored session whose user cannot be read', () => {
     apiMock.get.mockResolvedValueOnce({ success: true, data: USER });
     await userEvent.setup().click(screen.getByRole('button', { name: messages.common.retry }));
     expect(await screen.findByText('dashboard shell')).toBeTruthy();
-    expect(apiMock.get).toHaveBeenLastCalledWith(`/auth/users/${USER.id}`);
+    expect(apiMock.get).toHaveBeenLastCalledWith('/auth/auth-session/me');
   });
 
   it('is kept on a server error, whose message is shown', async () => {

@@ -1,7 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactElement } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../features/auth/auth-context';
 import { returnPathAfterSignIn } from '../features/auth/return-path';
+import { mustSetUpTwoFactor, TWO_FACTOR_SETUP_PATH } from '../features/auth/two-factor-gate';
 import { FullScreenLoading } from './loading-layer';
 
 // Rarely shown: loaded when needed, not with every first page.
@@ -13,8 +14,11 @@ const DashboardLayout = lazy(() =>
   import('./shell/dashboard-layout').then((m) => ({ default: m.DashboardLayout })),
 );
 
-/** Signed-out users go to /auth/login; a loading screen shows while auth loads or refreshes. */
-export function ProtectedLayout() {
+/**
+ * What a page for signed-in users shows instead of itself: a loading screen while auth loads or
+ * refreshes, the unreachable screen, or the way to /auth/login; null once signed in.
+ */
+function useSignedInOnly(): ReactElement | null {
   const { isAuthenticated, loading, refreshing, unreachable } = useAuth();
   const location = useLocation();
   if (loading || (refreshing && !isAuthenticated)) return <FullScreenLoading />;
@@ -27,11 +31,28 @@ export function ProtectedLayout() {
     );
   if (!isAuthenticated)
     return <Navigate to="/auth/login" replace state={{ from: location.pathname + location.search }} />;
+  return null;
+}
+
+/**
+ * The shell and its pages, for signed-in users; a user whose role requires two-factor sign-in they
+ * have not set up goes to set it up first (the server refuses the shell's calls until then).
+ */
+export function ProtectedLayout() {
+  const { user } = useAuth();
+  const instead = useSignedInOnly();
+  if (instead) return instead;
+  if (mustSetUpTwoFactor(user)) return <Navigate to={TWO_FACTOR_SETUP_PATH} replace />;
   return (
     <Suspense fallback={<FullScreenLoading />}>
       <DashboardLayout />
     </Suspense>
   );
+}
+
+/** The two-factor setup page: signed-in users only, full screen without the shell. */
+export function TwoFactorSetupLayout() {
+  return useSignedInOnly() ?? <Outlet />;
 }
 
 /**

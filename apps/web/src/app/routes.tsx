@@ -1,7 +1,8 @@
 import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { PAGE_ACCESS } from '../lib/page-access';
 import { FullScreenLoading, LoadingLayerProvider } from './loading-layer';
-import { ProtectedLayout, PublicOnlyLayout } from './guard';
+import { TWO_FACTOR_SETUP_PATH } from '../features/auth/two-factor-gate';
+import { ProtectedLayout, PublicOnlyLayout, TwoFactorSetupLayout } from './guard';
 import { RouteErrorView } from './route-error-view';
 
 /**
@@ -162,6 +163,20 @@ export const routes: RouteObject[] = [
     HydrateFallback: FullScreenLoading,
     children: [
       { path: '/auth', element: <PublicOnlyLayout />, children: authChildren },
+      // Signed in, unlike the rest of /auth: where a role that requires two-factor sign-in leads.
+      {
+        path: TWO_FACTOR_SETUP_PATH,
+        element: <TwoFactorSetupLayout />,
+        children: [
+          {
+            index: true,
+            lazy: () =>
+              import('../features/auth/routes/two-factor-setup-page').then((m) => ({
+                Component: m.TwoFactorSetupPage,
+              })),
+          },
+        ],
+      },
       { path: '/dashboard', element: <ProtectedLayout />, children: dashboardChildren },
       { path: '/logindashboard', element: <ProtectedLayout />, children: dashboardChildren },
       // `/` and any unknown path go to /dashboard.

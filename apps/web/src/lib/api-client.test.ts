@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@portal/shared';
-import { api, ApiError, onRefreshStateChange } from './api-client';
+import { api, ApiError, onEnrolmentRequired, onRefreshStateChange } from './api-client';
 
 function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -96,9 +96,39 @@ describe('api client', () => {
     }
   });
 
-  it('does not refresh for a failed sign-in', async () => {
+  it('does not refresh for a failed sign-in, at either step', async () => {
     await expect(api.post('/auth/auth-session/login', {})).rejects.toBeInstanceOf(ApiError);
+    await expect(api.post('/auth/auth-session/two-factor', {})).rejects.toMatchObject({
+      status: 401,
+      message: 'Please sign in to continue.',
+    });
     expect(refreshCalls).toBe(0);
+  });
+
+  it('tells its listeners when the server refuses a call until two-factor sign-in is set up', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url.endsWith('/enrol')
+          ? json(403, {
+              success: false,
+              message: messages.twoFactor.enrolmentRequired,
+            })
+          : json(403, { success: false, message: messages.http.forbidden }),
+      ),
+    );
+    const heard = vi.fn();
+    const stop = onEnrolmentRequired(heard);
+    await expect(api.get('/other')).rejects.toMatchObject({ status: 403, message: messages.http.forbidden });
+    expect(heard).not.toHaveBeenCalled();
+    await expect(api.get('/enrol')).rejects.toMatchObject({
+      status: 403,
+      message: messages.twoFactor.enrolmentRequired,
+    });
+    expect(heard).toHaveBeenCalledTimes(1);
+    stop();
+    await expect(api.get('/enrol')).rejects.toBeInstanceOf(ApiError);
+    expect(heard).toHaveBeenCalledTimes(1);
   });
 
   it('turns the server error body into the message (the order extractErrorMessage uses)', async () => {

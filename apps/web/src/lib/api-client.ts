@@ -1,6 +1,7 @@
 import { API_BASE_PATH, API_TIMEOUT_MS, CSRF_COOKIE, CSRF_HEADER, messages } from '@portal/shared';
 import { readCookie } from './cookies';
 import { messageFromBody } from './error-message';
+import { saveFile } from './save-file';
 
 /** A failed call. `status` is null when no response arrived (timeout, network). */
 export class ApiError extends Error {
@@ -30,8 +31,29 @@ interface RequestOptions {
 }
 
 const REFRESH_PATH = '/auth/auth-session/refresh-token';
-/** Sign-in and refresh answer 401 for their own reasons; they never trigger a refresh. */
-const NO_REFRESH_PATHS = ['/auth/auth-session/login', REFRESH_PATH, '/refresh'];
+/** Sign-in (both steps) and refresh answer 401 for their own reasons; they never trigger a refresh. */
+const NO_REFRESH_PATHS = [
+  '/auth/auth-session/login',
+  '/auth/auth-session/two-factor',
+  REFRESH_PATH,
+  '/refresh',
+];
+
+const enrolmentListeners = new Set<() => void>();
+
+/** Auth state listens here: the server refuses everything until two-factor sign-in is set up. */
+export function onEnrolmentRequired(listener: () => void): () => void {
+  enrolmentListeners.add(listener);
+  return () => enrolmentListeners.delete(listener);
+}
+
+/**
+ * The 403 every route answers while the user's role requires two-factor sign-in and they have not
+ * set it up: known by its message, as answers carry `{success, message, errors}` and no code.
+ */
+function isEnrolmentRefusal(status: number, body: unknown): boolean {
+  return status === 403 && messageFromBody(body) === messages.twoFactor.enrolmentRequired;
+}
 
 /**
  * `failed`: the server refused the refresh, so the session is over. `unanswered`: no answer came
@@ -150,6 +172,7 @@ async function respond(
   }
   if (!response.ok) {
     const parsed = await parse(response);
+    if (isEnrolmentRefusal(response.status, parsed)) enrolmentListeners.forEach((l) => l());
     const fallback = options.fallbackMessage ?? messages.common.unexpected;
     throw new ApiError(response.status, messageFromBody(parsed) ?? fallback, parsed);
   }
@@ -187,14 +210,6 @@ export const api = {
   /** Downloads a file the server generates (exports). */
   async download(path: string, params: Params, fallbackFilename: string): Promise<void> {
     const response = await respond('GET', path, undefined, { params });
-    const blob = await response.blob();
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = filenameFrom(response, fallbackFilename);
-    document.body.append(link);
-    link.click();
-    link.remove();
-    URL.revokeObjectURL(url);
+    saveFile(await response.blob(), filenameFrom(response, fallbackFilename));
   },
 };

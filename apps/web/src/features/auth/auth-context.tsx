@@ -1,15 +1,16 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { User } from '@portal/shared';
-import { ApiError, onRefreshStateChange } from '../../lib/api-client';
+import type { LoginResult, SecondStepBody, SessionUser } from '@portal/shared';
+import { ApiError, onEnrolmentRequired, onRefreshStateChange } from '../../lib/api-client';
 import { extractErrorMessage } from '../../lib/error-message';
-import { currentUserQuery, getUser, userQueryKey } from './api/get-user';
-import { loginRequest } from './api/login';
+import { currentUserQuery, userQueryKey } from './api/get-user';
+import { isSignInChallenge, loginRequest, type SignedIn } from './api/login';
 import { logoutRequest } from './api/logout';
+import { verifySecondStepRequest } from './api/verify-second-step';
 import { clearStoredSession, markJustLoggedIn, settleJustLoggedIn, storedUserId, storeUser } from './storage';
 
 export interface AuthState {
-  user: User | null;
+  user: SessionUser | null;
   isAuthenticated: boolean;
   loading: boolean;
   refreshing: boolean;
@@ -21,8 +22,13 @@ export interface AuthState {
    */
   unreachable: unknown;
   error: string | null;
-  login(identifier: string, password: string): Promise<User>;
+  /** The password step: signs in, or answers the challenge of a second step (no session yet). */
+  login(identifier: string, password: string): Promise<LoginResult>;
+  /** The second step: the challenge and a code from the authenticator app, or a recovery code. */
+  verifySecondStep(body: SecondStepBody): Promise<SessionUser>;
   logout(): Promise<void>;
+  /** Forgets this browser's session, which the server has ended already (from the sessions list). */
+  forgetSession(): void;
   refetchUser(): Promise<void>;
 }
 
@@ -77,28 +83,50 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (userQuery.data) storeUser(userQuery.data);
   }, [userQuery.data]);
 
-  const login = useCallback(
-    async (identifier: string, password: string) => {
-      setLoginPending(true);
-      setError(null);
-      try {
-        const result = await loginRequest(identifier, password);
-        const id = result.userId ?? result.user.id;
-        // The user, with their role, is fetched after sign-in and stored locally.
-        const user = await getUser(id);
-        storeUser(user);
-        queryClient.setQueryData(userQueryKey(id), user);
-        setUserId(id);
-        markJustLoggedIn();
-        return user;
-      } catch (e) {
-        setError(extractErrorMessage(e));
-        throw e;
-      } finally {
-        setLoginPending(false);
-      }
+  /** Runs one step of a sign-in, with its pending flag and its error. */
+  const signInStep = useCallback(async <T,>(step: () => Promise<T>): Promise<T> => {
+    setLoginPending(true);
+    setError(null);
+    try {
+      return await step();
+    } catch (e) {
+      setError(extractErrorMessage(e));
+      throw e;
+    } finally {
+      setLoginPending(false);
+    }
+  }, []);
+
+  // The answer of the last step is the user, with their role: stored locally, no second read.
+  const enter = useCallback(
+    ({ userId: headerId, user }: SignedIn) => {
+      const id = headerId ?? user.id;
+      storeUser(user);
+      queryClient.setQueryData(userQueryKey(id), user);
+      setUserId(id);
+      markJustLoggedIn();
     },
     [queryClient],
+  );
+
+  const login = useCallback(
+    (identifier: string, password: string) =>
+      signInStep(async () => {
+        const { userId: headerId, result } = await loginRequest(identifier, password);
+        if (!isSignInChallenge(result)) enter({ userId: headerId, user: result });
+        return result;
+      }),
+    [signInStep, enter],
+  );
+
+  const verifySecondStep = useCallback(
+    (body: SecondStepBody) =>
+      signInStep(async () => {
+        const signedIn = await verifySecondStepRequest(body);
+        enter(signedIn);
+        return signedIn.user;
+      }),
+    [signInStep, enter],
   );
 
   const logout = useCallback(async () => {
@@ -109,6 +137,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     endLocally();
   }, [endLocally]);
+
+  // The server refuses every other call until two-factor sign-in is set up: the guard then sends the
+  // user to set it up (app/guard.tsx), even when their role came to require it since the user was read.
+  useEffect(
+    () =>
+      onEnrolmentRequired(() =>
+        queryClient.setQueryData<SessionUser>(
+          userQueryKey(userId),
+          (current) =>
+            current && { ...current, twoFactor: { ...current.twoFactor, required: true, enabled: false } },
+        ),
+      ),
+    [queryClient, userId],
+  );
 
   const refetchUser = useCallback(async () => {
     await userQuery.refetch();
@@ -127,7 +169,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       unreachable,
       error,
       login,
+      verifySecondStep,
       logout,
+      forgetSession: endLocally,
       refetchUser,
     }),
     [
@@ -140,7 +184,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       unreachable,
       error,
       login,
+      verifySecondStep,
       logout,
+      endLocally,
       refetchUser,
     ],
   );

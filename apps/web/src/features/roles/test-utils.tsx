@@ -29,6 +29,7 @@ export function testRole(overrides: Partial<Role> = {}): Role {
     isSystem: false,
     organizationId: '22222222-2222-4222-8222-222222222222',
     permissions: [entry('users', ['READ'])],
+    requireTwoFactor: false,
     userCount: 0,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',

@@ -4,12 +4,15 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../../lib/api-client';
-import { messages } from '@portal/shared';
+import { messages, type SignInChallenge } from '@portal/shared';
+import { isSignInChallenge } from '../api/login';
 import { useAuth } from '../auth-context';
 import { AuthCard } from '../components/auth-card';
+import { SecondStepForm } from '../components/second-step-form';
+import { labels } from '../labels';
 import { returnPathAfterSignIn } from '../return-path';
 import { PasswordField } from '../components/password-field';
+import { signInErrorText } from '../sign-in-error';
 
 const schema = z.object({
   identifier: z.string().trim().min(1, 'Email or username is required'),
@@ -17,32 +20,44 @@ const schema = z.object({
 });
 type Values = z.infer<typeof schema>;
 
-/** Sign-in error texts: the server message, else 'Login failed'; no response; anything else. */
-function loginErrorText(error: unknown): string {
-  if (error instanceof ApiError)
-    return error.status === null ? messages.login.noResponse : error.message || messages.login.failed;
-  return messages.login.otherError;
-}
-
+/** Sign-in: the password step, then, for an account with two-factor sign-in on, the code step. */
 export function LoginPage() {
   const { login } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm<Values>({
+  const [challenge, setChallenge] = useState<SignInChallenge | null>(null);
+  const { register, handleSubmit, formState, resetField } = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: { identifier: '', password: '' },
   });
 
+  const signedIn = () => navigate(returnPathAfterSignIn(location.state), { replace: true });
+
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
     try {
-      await login(values.identifier, values.password);
-      navigate(returnPathAfterSignIn(location.state), { replace: true });
+      const result = await login(values.identifier, values.password);
+      if (isSignInChallenge(result)) setChallenge(result);
+      else signedIn();
     } catch (e) {
-      setError(loginErrorText(e));
+      setError(signInErrorText(e));
     }
   });
+
+  const backToPassword = (message?: string) => {
+    setChallenge(null);
+    setError(message ?? null);
+    // The identifier stays; the password is asked for again.
+    resetField('password');
+  };
+
+  if (challenge)
+    return (
+      <AuthCard title={messages.twoFactor.title} subtitle={labels.secondStepSubtitle}>
+        <SecondStepForm challenge={challenge} onSignedIn={signedIn} onBack={backToPassword} />
+      </AuthCard>
+    );
 
   return (
     <AuthCard title="Sign in" subtitle="Use your email or username.">

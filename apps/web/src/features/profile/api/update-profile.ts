@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApiSuccess, ProfileUpdateBody, User } from '@portal/shared';
+import type { ApiSuccess, ProfileUpdateBody, SessionUser, User } from '@portal/shared';
 import { api } from '../../../lib/api-client';
 import { userQueryKey } from '../../auth/api/get-user';
 import { profileQueryKey } from './get-profile';
@@ -15,7 +15,11 @@ export function useProfileWrite<T>(mutationFn: (input: T) => Promise<User>) {
     mutationFn,
     onSuccess: (user) => {
       queryClient.setQueryData(profileQueryKey, user);
-      queryClient.setQueryData(userQueryKey(user.id), user);
+      // The signed-in user keeps its two-factor state, which a profile answer does not carry.
+      queryClient.setQueryData<SessionUser>(
+        userQueryKey(user.id),
+        (current) => current && { ...current, ...user },
+      );
     },
   });
 }

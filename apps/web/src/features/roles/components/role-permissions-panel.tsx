@@ -1,6 +1,8 @@
 import { Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { messages, roleScopeLabels, type Role } from '@portal/shared';
 import { SidePanel } from '../../../components/side-panel';
+import { labels } from '../labels';
+import { TwoFactorRequiredChip } from './two-factor-required-chip';
 
 export interface RolePermissionsPanelProps {
   role: Role | null;
@@ -16,6 +18,14 @@ export function RolePermissionsPanel({ role, onClose }: RolePermissionsPanelProp
       title={role ? `${role.name} - ${messages.roles.permissionsColumn}` : ''}
       onClose={onClose}
     >
+      {role?.requireTwoFactor && (
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 2 }}>
+          <TwoFactorRequiredChip />
+          <Typography variant="body2" color="text.secondary">
+            {labels.twoFactorRequiredLong}
+          </Typography>
+        </Stack>
+      )}
       {entries.length === 0 ? (
         <Typography color="text.secondary">{messages.roles.noPermissions}</Typography>
       ) : (

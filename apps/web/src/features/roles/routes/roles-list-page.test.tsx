@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FEATURES, messages, roleInUse, type Role, type User } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
+import { labels } from '../labels';
 import { entry, roleManager, superAdmin, testRole, testUser } from '../test-utils';
 import { renderAt } from '../../../test/render-at';
 import { RolesListPage } from './roles-list-page';
@@ -94,16 +95,61 @@ describe('roles list', () => {
     expect(await screen.findByText(messages.roles.noPermissions)).toBeInTheDocument();
   });
 
-  it('offers only View for a system role', async () => {
+  it('marks a role whose users must sign in with two-factor sign-in, in its row and its panel', async () => {
+    serve([systemRole, testRole({ id: 'temp-cd34', name: 'Finance', requireTwoFactor: true })]);
+    const user = userEvent.setup();
     renderList();
-    const { items } = await openMenu('admin');
-    expect(items).toEqual(['View']);
+    const finance = (await screen.findByText('Finance')).closest('tr')!;
+    expect(within(finance).getByText(labels.twoFactorRequired)).toBeInTheDocument();
+    expect(within(screen.getByText('admin').closest('tr')!).queryByText(labels.twoFactorRequired)).toBeNull();
+    await user.click(screen.getByRole('button', { name: `${messages.roles.viewPermissions}: Finance` }));
+    const panel = await screen.findByRole('dialog');
+    expect(within(panel).getByText(labels.twoFactorRequiredLong)).toBeInTheDocument();
+  });
+
+  it('offers a system role only View, and to the platform operator its two-factor policy', async () => {
+    renderList();
+    expect((await openMenu('admin')).items).toEqual(['View', labels.requireTwoFactor]);
   });
 
   it('offers View, Edit and Delete for a custom role when the user holds the scopes', async () => {
+    auth.user = roleManager;
     renderList();
     const { items } = await openMenu('Recruiter');
     expect(items).toEqual(['View', 'Edit', 'Delete']);
+  });
+
+  it("sets a role's two-factor policy through its own route, and never the super administrator's", async () => {
+    const superRole = testRole({
+      id: 'aaaaaaaa-0000-4000-8000-000000000002',
+      name: 'super_admin',
+      isSystem: true,
+      organizationId: null,
+    });
+    serve([systemRole, superRole, testRole({ id: 'temp-cd34', name: 'Finance', requireTwoFactor: true })]);
+    apiMock.put.mockResolvedValue({
+      success: true,
+      message: messages.twoFactor.roleRequired,
+      data: systemRole,
+    });
+    renderList();
+    expect((await openMenu('super_admin')).items).toEqual(['View']);
+    await userEvent.keyboard('{Escape}');
+    const finance = await openMenu('Finance');
+    expect(finance.items).toContain(labels.stopRequiringTwoFactor);
+    await userEvent.keyboard('{Escape}');
+    const admin = await openMenu('admin');
+    await admin.user.click(screen.getByRole('menuitem', { name: labels.requireTwoFactor }));
+    await waitFor(() =>
+      expect(apiMock.put).toHaveBeenCalledWith(`/auth/roles/${systemRole.id}/two-factor`, { required: true }),
+    );
+    expect(await screen.findByText(messages.twoFactor.roleRequired)).toBeInTheDocument();
+  });
+
+  it('does not offer the two-factor policy to a tenant', async () => {
+    auth.user = roleManager;
+    renderList();
+    expect((await openMenu('admin')).items).toEqual(['View']);
   });
 
   it('hides Add Role, Edit and Delete from a user who may only read roles', async () => {

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Box, Button, Chip, Link, Paper, Tab, Tabs } from '@mui/material';
+import { Box, Button, Chip, Link, Paper, Stack, Tab, Tabs } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useNavigate } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { ADMIN_USER_PAGE_SIZES, messages, type Role } from '@portal/shared';
+import { ADMIN_USER_PAGE_SIZES, messages, REQUIREMENTS, type Role } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { ListToolbar, SearchField } from '../../../components/list-toolbar';
@@ -15,8 +15,10 @@ import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { usePermissions } from '../../auth/use-permission';
 import { useDeleteRole } from '../api/delete-role';
 import { useRoles } from '../api/get-roles';
+import { useSetRoleTwoFactor } from '../api/set-role-two-factor';
 import { RoleActionsMenu } from '../components/role-actions-menu';
 import { RolePermissionsPanel } from '../components/role-permissions-panel';
+import { TwoFactorRequiredChip } from '../components/two-factor-required-chip';
 import { formatRoleId } from '../utils/role-shape';
 import type { RoleEditorState } from './role-editor-page';
 
@@ -24,11 +26,20 @@ import type { RoleEditorState } from './role-editor-page';
 export function RolesListPage() {
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
-  const { can, mayManage, mayOpen } = usePermissions();
+  const { can, mayManage, mayOpen, meets } = usePermissions();
   const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const [panelRole, setPanelRole] = useState<Role | null>(null);
   const [toDelete, setToDelete] = useState<Role | null>(null);
   const deleteRole = useDeleteRole();
+  const setTwoFactor = useSetRoleTwoFactor();
+  const requireTwoFactor = async (role: Role, required: boolean) => {
+    try {
+      const answer = await setTwoFactor.mutateAsync({ id: role.id, required });
+      enqueueSnackbar(answer.message, { variant: 'success' });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.http.forbidden), { variant: 'error' });
+    }
+  };
   const roles = useRoles({ page: page + 1, pageSize, search: search || undefined });
 
   const confirmDelete = async () => {
@@ -52,12 +63,15 @@ export function RolesListPage() {
     {
       label: messages.roles.statusColumn,
       render: (role) => (
-        <Chip
-          size="small"
-          label={role.isSystem ? messages.roles.system : messages.roles.custom}
-          color={role.isSystem ? 'default' : 'primary'}
-          variant={role.isSystem ? 'filled' : 'outlined'}
-        />
+        <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <Chip
+            size="small"
+            label={role.isSystem ? messages.roles.system : messages.roles.custom}
+            color={role.isSystem ? 'default' : 'primary'}
+            variant={role.isSystem ? 'filled' : 'outlined'}
+          />
+          {role.requireTwoFactor && <TwoFactorRequiredChip />}
+        </Stack>
       ),
     },
     {
@@ -135,6 +149,8 @@ export function RolesListPage() {
                 // Editing changes what every holder can do: only a role within one's own scopes.
                 canEdit={mayOpen('addrole', { state: { isEditing: true } }) && mayManage(role.permissions)}
                 canDelete={can('roles', 'DELETE')}
+                canRequireTwoFactor={meets(REQUIREMENTS.requireTwoFactor)}
+                onRequireTwoFactor={(r, required) => void requireTwoFactor(r, required)}
                 onView={(r) => navigate(`${prefix}/userpermissions/${r.id}`, { state: { roleId: r.id } })}
                 onEdit={(r) =>
                   navigate(`${prefix}/addrole`, {

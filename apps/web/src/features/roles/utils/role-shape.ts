@@ -74,6 +74,7 @@ export function roleFromBody(body: unknown): Role {
     isSystem: r.isSystem === true,
     organizationId: typeof r.organizationId === 'string' ? r.organizationId : null,
     permissions,
+    requireTwoFactor: r.requireTwoFactor === true,
     userCount: typeof r.userCount === 'number' ? r.userCount : 0,
     createdAt: text(r.createdAt),
     updatedAt: text(r.updatedAt),

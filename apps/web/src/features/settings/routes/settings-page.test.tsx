@@ -84,7 +84,11 @@ describe('Settings', () => {
   it('keeps the tax details to the platform operator', () => {
     auth.user = tenantAdmin;
     renderSettings('/dashboard/settings?section=tax');
-    expect(sectionLinks()).toEqual([messages.password.changePassword]);
+    expect(sectionLinks()).toEqual([
+      messages.password.changePassword,
+      messages.twoFactor.title,
+      messages.sessions.title,
+    ]);
     expect(screen.getByRole('heading', { name: messages.password.changePassword })).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'Tax details' })).toBeNull();
     expect(apiMock.get).not.toHaveBeenCalled();
@@ -98,7 +102,12 @@ describe('Settings', () => {
     }));
     const user = userEvent.setup();
     renderSettings();
-    expect(sectionLinks()).toEqual([messages.password.changePassword, 'Tax details']);
+    expect(sectionLinks()).toEqual([
+      messages.password.changePassword,
+      messages.twoFactor.title,
+      messages.sessions.title,
+      'Tax details',
+    ]);
     await user.click(screen.getByRole('link', { name: 'Tax details' }));
     await screen.findByRole('form', { name: 'Tax details' });
     expect(screen.getByText(messages.tax.profileMissing)).toBeTruthy();

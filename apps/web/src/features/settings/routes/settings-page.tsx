@@ -1,18 +1,29 @@
+import type { ComponentType } from 'react';
 import { Box, List, ListItem, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import { Link, useSearchParams } from 'react-router';
 import { messages, REQUIREMENTS } from '@portal/shared';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { PageHeader } from '../../../components/page-header';
 import { usePermissions } from '../../auth/use-permission';
+import { ActiveSessionsSection } from '../components/active-sessions-section';
 import { ChangePasswordForm } from '../components/change-password-form';
 import { TaxProfileForm } from '../components/tax-profile-form';
+import { TwoFactorSection } from '../components/two-factor-section';
 import { labels } from '../labels';
 
-type Section = 'password' | 'tax';
+type Section = 'password' | 'two-factor' | 'sessions' | 'tax';
+
+const SECTION_VIEWS: Record<Section, ComponentType> = {
+  password: ChangePasswordForm,
+  'two-factor': TwoFactorSection,
+  sessions: ActiveSessionsSection,
+  tax: TaxProfileForm,
+};
 
 /**
- * {prefix}/settings: a sidebar of sections and the chosen one: change password for everyone, and
- * the seller's tax details (`?section=tax`) for the platform operator (REQUIREMENTS.manageTaxProfile).
+ * {prefix}/settings: a sidebar of sections and the chosen one: change password, two-factor sign-in
+ * (`?section=two-factor`) and active sessions (`?section=sessions`) for everyone, and the seller's tax
+ * details (`?section=tax`) for the platform operator (REQUIREMENTS.manageTaxProfile).
  */
 export function SettingsPage() {
   const prefix = useRoutePrefix();
@@ -20,9 +31,12 @@ export function SettingsPage() {
   const [searchParams] = useSearchParams();
   const sections: { value: Section; title: string; search: string }[] = [
     { value: 'password', title: messages.password.changePassword, search: '' },
+    { value: 'two-factor', title: messages.twoFactor.title, search: '?section=two-factor' },
+    { value: 'sessions', title: messages.sessions.title, search: '?section=sessions' },
     ...(canManageTax ? [{ value: 'tax' as const, title: labels.taxDetails, search: '?section=tax' }] : []),
   ];
   const current = sections.find((s) => s.value === searchParams.get('section')) ?? sections[0]!;
+  const View = SECTION_VIEWS[current.value];
   return (
     <Box>
       <PageHeader title={messages.shell.settings} />
@@ -49,7 +63,7 @@ export function SettingsPage() {
           <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
             {current.title}
           </Typography>
-          {current.value === 'tax' ? <TaxProfileForm /> : <ChangePasswordForm />}
+          <View />
         </Paper>
       </Stack>
     </Box>

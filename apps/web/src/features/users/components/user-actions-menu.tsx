@@ -3,8 +3,10 @@ import VisibilityIcon from '@mui/icons-material/Visibility';
 import BlockIcon from '@mui/icons-material/Block';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import SendIcon from '@mui/icons-material/Send';
+import LogoutIcon from '@mui/icons-material/Logout';
 import { messages, type User } from '@portal/shared';
 import { RowActionsMenu } from '../../../components/row-actions-menu';
+import { labels } from '../labels';
 
 export interface UserActionsMenuProps {
   user: User;
@@ -14,22 +16,27 @@ export interface UserActionsMenuProps {
   canEdit: boolean;
   /** Users cannot deactivate themselves. */
   isSelf: boolean;
+  /** The platform operator (REQUIREMENTS.endUserSessions), for anyone but themselves. */
+  canEndSessions: boolean;
   onEdit(user: User): void;
   onView(user: User): void;
   onToggleActive(user: User): void;
   onResendInvite(user: User): void;
+  onEndSessions(user: User): void;
 }
 
-/** Edit, View, Activate or Deactivate, Resend invite: only the actions the user may take. */
+/** Edit, View, Activate or Deactivate, Resend invite, End all sessions: only the actions the user may take. */
 export function UserActionsMenu({
   user,
   canManage,
   canEdit,
   isSelf,
+  canEndSessions,
   onEdit,
   onView,
   onToggleActive,
   onResendInvite,
+  onEndSessions,
 }: UserActionsMenuProps) {
   return (
     <RowActionsMenu
@@ -53,6 +60,11 @@ export function UserActionsMenu({
             icon: <SendIcon fontSize="small" />,
             run: () => onResendInvite(user),
           },
+        canEndSessions && {
+          label: labels.endSessions,
+          icon: <LogoutIcon fontSize="small" />,
+          run: () => onEndSessions(user),
+        },
       ]}
     />
   );

@@ -1,20 +1,32 @@
 import type { ReactNode } from 'react';
 import { Box, Button, Divider, Stack, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
+import LogoutIcon from '@mui/icons-material/Logout';
 import { formatDateTime, messages, type User } from '@portal/shared';
 import { plainId, ShortId } from '../../../components/short-id';
 import { SidePanel } from '../../../components/side-panel';
+import { labels } from '../labels';
 import { inviteStatusLabel, UserStatus } from './user-status';
 
 export interface UserDetailsPanelProps {
   user: User | null;
   canEdit: boolean;
+  /** The platform operator (REQUIREMENTS.endUserSessions), for anyone but themselves. */
+  canEndSessions: boolean;
   onClose(): void;
   onEdit(user: User): void;
+  onEndSessions(user: User): void;
 }
 
 /** 'Admin User Details': the record behind a row of Admin Users. */
-export function UserDetailsPanel({ user, canEdit, onClose, onEdit }: UserDetailsPanelProps) {
+export function UserDetailsPanel({
+  user,
+  canEdit,
+  canEndSessions,
+  onClose,
+  onEdit,
+  onEndSessions,
+}: UserDetailsPanelProps) {
   const fields: [string, ReactNode][] = user
     ? [
         // The record's own view shows ids whole, with the copy button.
@@ -50,13 +62,21 @@ export function UserDetailsPanel({ user, canEdit, onClose, onEdit }: UserDetails
               </Box>
             ))}
           </Box>
+          {(canEdit || canEndSessions) && <Divider />}
           {canEdit && (
-            <>
-              <Divider />
-              <Button variant="contained" startIcon={<EditIcon />} onClick={() => onEdit(user)}>
-                {messages.users.editAdmin}
-              </Button>
-            </>
+            <Button variant="contained" startIcon={<EditIcon />} onClick={() => onEdit(user)}>
+              {messages.users.editAdmin}
+            </Button>
+          )}
+          {canEndSessions && (
+            <Button
+              variant="outlined"
+              color="error"
+              startIcon={<LogoutIcon />}
+              onClick={() => onEndSessions(user)}
+            >
+              {labels.endSessions}
+            </Button>
           )}
         </Stack>
       )}

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { INTERVIEW_BOT_PRODUCT_NAME, messages, type User } from '@portal/shared';
+import { labels } from '../labels';
 import { entry, makeUser, superAdmin } from '../test-utils';
 import { renderAt } from '../../../test/render-at';
 import { UsersListPage } from './users-list-page';
@@ -134,13 +135,14 @@ describe('Admin Users', () => {
     expect(screen.queryByRole('button', { name: messages.common.exportToExcel })).toBeNull();
   });
 
-  it('offers Edit, View, Deactivate and Resend invite to a user who may change users', async () => {
+  it('offers Edit, View, Deactivate, Resend invite and End all sessions to the platform operator', async () => {
     renderList();
     expect((await menuItems('carol')).items).toEqual([
       messages.users.edit,
       messages.users.view,
       messages.users.deactivate,
       messages.users.resendInvite,
+      labels.endSessions,
     ]);
   });
 
@@ -216,5 +218,60 @@ describe('Admin Users', () => {
     await screen.findByText('alice');
     await userEvent.setup().click(screen.getByRole('tab', { name: messages.users.rolesTab }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/userroles'));
+  });
+});
+
+describe('Admin Users: ending a user’s sessions', () => {
+  /** Manages users in their own organization, but is not the platform operator. */
+  const tenantAdmin = makeUser({
+    username: 'tenant',
+    role: {
+      id: 'r-admin',
+      name: 'admin',
+      isSystem: true,
+      permissions: [entry('users', ['READ', 'UPDATE']), entry('organizations', ['READ'])],
+    },
+  });
+
+  it('asks first, then ends every session of the user and says so', async () => {
+    apiMock.post.mockResolvedValue({ success: true, data: { ended: 2 } });
+    renderList();
+    const { user } = await menuItems('alice');
+    await user.click(screen.getByRole('menuitem', { name: labels.endSessions }));
+    const dialog = await screen.findByRole('dialog', { name: labels.endSessionsTitle });
+    expect(within(dialog).getByText(labels.endSessionsConfirm('alice'))).not.toBeNull();
+    expect(apiMock.post).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: labels.endSessions }));
+    await waitFor(() => expect(apiMock.post).toHaveBeenCalledWith(`/auth/users/${active.id}/end-sessions`));
+    expect(await screen.findByText(messages.sessions.userSessionsEnded)).not.toBeNull();
+  });
+
+  it('offers it in the details panel, but not for the operator’s own account', async () => {
+    serve([active, superAdmin]);
+    renderList();
+    const { user } = await menuItems('root');
+    expect(screen.queryByRole('menuitem', { name: labels.endSessions })).toBeNull();
+    await user.click(screen.getByRole('menuitem', { name: messages.users.view }));
+    const own = await screen.findByRole('dialog', { name: messages.users.detailsTitle });
+    expect(within(own).queryByRole('button', { name: labels.endSessions })).toBeNull();
+    await user.click(within(own).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.click(screen.getByRole('button', { name: 'Actions for alice' }));
+    await user.click(await screen.findByRole('menuitem', { name: messages.users.view }));
+    const panel = await screen.findByRole('dialog', { name: messages.users.detailsTitle });
+    await user.click(within(panel).getByRole('button', { name: labels.endSessions }));
+    expect(await screen.findByRole('dialog', { name: labels.endSessionsTitle })).not.toBeNull();
+  });
+
+  it('is not offered to a tenant admin, who may change users but not end their sessions', async () => {
+    auth.user = tenantAdmin;
+    renderList();
+    const { user, items } = await menuItems('alice');
+    expect(items).toContain(messages.users.view);
+    expect(items).not.toContain(labels.endSessions);
+    await user.click(screen.getByRole('menuitem', { name: messages.users.view }));
+    const panel = await screen.findByRole('dialog', { name: messages.users.detailsTitle });
+    expect(within(panel).queryByRole('button', { name: labels.endSessions })).toBeNull();
   });
 });

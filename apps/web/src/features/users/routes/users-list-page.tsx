@@ -10,6 +10,7 @@ import {
   deactivateUserConfirm,
   INTERVIEW_BOT_PRODUCT_NAME,
   messages,
+  REQUIREMENTS,
   SYSTEM_ROLES,
   type User,
 } from '@portal/shared';
@@ -23,6 +24,7 @@ import { extractErrorMessage } from '../../../lib/error-message';
 import { usePagedSearch } from '../../../lib/use-paged-search';
 import { useAuth } from '../../auth/auth-context';
 import { usePermissions } from '../../auth/use-permission';
+import { useEndUserSessions } from '../api/end-user-sessions';
 import { useExportUsers } from '../api/export-users';
 import { useUsers } from '../api/get-users';
 import { useResendInvite } from '../api/resend-invite';
@@ -30,6 +32,7 @@ import { useSetUserActive } from '../api/set-user-active';
 import { UserActionsMenu } from '../components/user-actions-menu';
 import { UserDetailsPanel } from '../components/user-details-panel';
 import { UserStatus } from '../components/user-status';
+import { labels } from '../labels';
 
 const COLUMNS: DataColumn<User>[] = [
   { label: messages.users.idColumn, render: (u) => <ShortId id={u.id} /> },
@@ -65,17 +68,21 @@ const COLUMNS: DataColumn<User>[] = [
 export function UsersListPage() {
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
-  const { can, mayManage, mayOpen } = usePermissions();
+  const { can, mayManage, mayOpen, meets } = usePermissions();
   const { user: me } = useAuth();
   const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const [viewed, setViewed] = useState<User | null>(null);
   const [toToggle, setToToggle] = useState<User | null>(null);
+  const [toSignOut, setToSignOut] = useState<User | null>(null);
   const canManage = (u: User) => can('users', 'UPDATE') && mayManage(u.role.permissions);
   const canEdit = (u: User) => canManage(u) && mayOpen('inviteuser', { search: `?edit=${u.id}` });
+  // One's own sessions are ended from Settings, where this browser's is marked.
+  const canEndSessions = (u: User) => meets(REQUIREMENTS.endUserSessions) && u.id !== me?.id;
   const users = useUsers({ page: page + 1, pageSize, search: search || undefined, role: SYSTEM_ROLES.admin });
   const setActive = useSetUserActive();
   const resend = useResendInvite();
   const exportUsers = useExportUsers();
+  const endSessions = useEndUserSessions();
 
   const editUser = (u: User) => navigate(`${prefix}/inviteuser?edit=${encodeURIComponent(u.id)}`);
 
@@ -97,6 +104,18 @@ export function UsersListPage() {
       );
     } finally {
       setToToggle(null);
+    }
+  };
+
+  const confirmEndSessions = async () => {
+    if (!toSignOut) return;
+    try {
+      await endSessions.mutateAsync(toSignOut.id);
+      enqueueSnackbar(messages.sessions.userSessionsEnded, { variant: 'success' });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, labels.endSessionsFailed), { variant: 'error' });
+    } finally {
+      setToSignOut(null);
     }
   };
 
@@ -183,10 +202,12 @@ export function UsersListPage() {
                 canManage={canManage(u)}
                 canEdit={canEdit(u)}
                 isSelf={u.id === me?.id}
+                canEndSessions={canEndSessions(u)}
                 onEdit={editUser}
                 onView={setViewed}
                 onToggleActive={setToToggle}
                 onResendInvite={resendInvite}
+                onEndSessions={setToSignOut}
               />
             ),
           }}
@@ -195,8 +216,10 @@ export function UsersListPage() {
       <UserDetailsPanel
         user={viewed}
         canEdit={viewed !== null && canEdit(viewed)}
+        canEndSessions={viewed !== null && canEndSessions(viewed)}
         onClose={() => setViewed(null)}
         onEdit={editUser}
+        onEndSessions={setToSignOut}
       />
       <ConfirmDialog
         open={!!toToggle}
@@ -213,6 +236,16 @@ export function UsersListPage() {
         busy={setActive.isPending}
         onConfirm={confirmToggle}
         onClose={() => setToToggle(null)}
+      />
+      <ConfirmDialog
+        open={!!toSignOut}
+        title={labels.endSessionsTitle}
+        message={toSignOut ? labels.endSessionsConfirm(toSignOut.username) : ''}
+        confirmLabel={labels.endSessions}
+        destructive
+        busy={endSessions.isPending}
+        onConfirm={confirmEndSessions}
+        onClose={() => setToSignOut(null)}
       />
     </Box>
   );

@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { Button, Divider, Stack } from '@mui/material';
+import { Navigate, useNavigate } from 'react-router';
+import { messages } from '@portal/shared';
+import { useAuth } from '../auth-context';
+import { AuthCard } from '../components/auth-card';
+import { TwoFactorEnrolment } from '../components/two-factor-enrolment';
+import { labels } from '../labels';
+import { mustSetUpTwoFactor } from '../two-factor-gate';
+
+/**
+ * /auth/two-factor-setup: where every page leads a user whose role requires two-factor sign-in until
+ * they set it up. Full screen, outside the shell, whose calls the server refuses until then.
+ */
+export function TwoFactorSetupPage() {
+  const { user, logout, refetchUser } = useAuth();
+  const navigate = useNavigate();
+  // Set up just now: the recovery codes stay on screen until the user goes on.
+  const [enabled, setEnabled] = useState(false);
+
+  if (!enabled && !mustSetUpTwoFactor(user)) return <Navigate to="/dashboard" replace />;
+
+  const goOn = async () => {
+    await refetchUser();
+    navigate('/dashboard', { replace: true });
+  };
+  const signOut = async () => {
+    await logout();
+    navigate('/auth/login', { replace: true });
+  };
+
+  return (
+    <AuthCard title={messages.twoFactor.title} subtitle={messages.twoFactor.enrolmentRequired}>
+      <Stack spacing={3}>
+        <TwoFactorEnrolment
+          finishLabel={labels.continue}
+          onEnabled={() => setEnabled(true)}
+          onFinished={() => void goOn()}
+        />
+        <Divider />
+        <Button onClick={() => void signOut()} sx={{ alignSelf: 'center' }}>
+          {labels.signOut}
+        </Button>
+      </Stack>
+    </AuthCard>
+  );
+}

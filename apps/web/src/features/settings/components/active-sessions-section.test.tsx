@@ -1,0 +1,150 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatDateTime, messages, type ActiveSession } from '@portal/shared';
+import { ApiError } from '../../../lib/api-client';
+import { renderAt } from '../../../test/render-at';
+import { setViewportWidth } from '../../../test/viewport';
+import { labels } from '../labels';
+import { SettingsPage } from '../routes/settings-page';
+
+const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
+vi.mock('../../../lib/api-client', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
+  api: apiMock,
+}));
+const auth = vi.hoisted(() => ({ forgetSession: vi.fn() }));
+vi.mock('../../auth/auth-context', () => ({
+  useAuth: () => ({
+    user: { id: 'u1', role: { name: 'admin', permissions: [] } },
+    isAuthenticated: true,
+    forgetSession: auth.forgetSession,
+  }),
+}));
+
+const here: ActiveSession = {
+  id: 'family-here',
+  device: 'Chrome on macOS',
+  address: '203.0.113.7',
+  signedInAt: '2026-03-01T09:00:00.000Z',
+  lastUsedAt: '2026-03-02T10:30:00.000Z',
+  current: true,
+};
+const phone: ActiveSession = {
+  id: 'family-phone',
+  device: 'Safari on iPhone',
+  address: null,
+  signedInAt: '2026-02-20T08:00:00.000Z',
+  lastUsedAt: '2026-02-28T18:15:00.000Z',
+  current: false,
+};
+const laptop: ActiveSession = { ...phone, id: 'family-laptop', device: 'Firefox on Windows' };
+
+let sessions: ActiveSession[];
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  sessions = [here, phone, laptop];
+  apiMock.get.mockImplementation(async (path: string) => {
+    if (path === '/auth/sessions') return { success: true, data: sessions };
+    throw new ApiError(404, 'Not found');
+  });
+  apiMock.delete.mockImplementation(async (path: string) => {
+    sessions = sessions.filter((s) => path !== `/auth/sessions/${s.id}`);
+    return { success: true, message: messages.sessions.ended };
+  });
+  apiMock.post.mockImplementation(async () => {
+    const ended = sessions.filter((s) => !s.current).length;
+    sessions = sessions.filter((s) => s.current);
+    return { success: true, data: { ended } };
+  });
+});
+
+function renderSessions() {
+  return renderAt(<SettingsPage />, {
+    route: '/dashboard/settings',
+    path: '/dashboard/settings?section=sessions',
+    others: ['/auth/login'],
+  });
+}
+
+const row = (device: string) => screen.getByText(device).closest('tr')!;
+
+describe('Settings → Active sessions', () => {
+  it('lists the sessions with this browser marked', async () => {
+    renderSessions();
+    expect(await screen.findByRole('heading', { name: messages.sessions.title })).toBeTruthy();
+    await screen.findByText(here.device);
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual([
+      labels.device,
+      labels.address,
+      labels.signedIn,
+      labels.lastUsed,
+      labels.sessionActions,
+    ]);
+    expect(within(row(here.device)).getByText(labels.thisBrowser)).toBeTruthy();
+    expect(within(row(here.device)).getByText(here.address!)).toBeTruthy();
+    expect(within(row(here.device)).getByText(formatDateTime(here.lastUsedAt))).toBeTruthy();
+    expect(within(row(phone.device)).queryByText(labels.thisBrowser)).toBeNull();
+    expect(within(row(phone.device)).getByText('—')).toBeTruthy();
+    expect(screen.getAllByText(labels.thisBrowser)).toHaveLength(1);
+  });
+
+  it('ends another session after asking, and lists what is left', async () => {
+    const ui = userEvent.setup();
+    renderSessions();
+    await ui.click(await screen.findByRole('button', { name: labels.endSessionOf(phone.device) }));
+    const dialog = await screen.findByRole('dialog', { name: labels.endTitle });
+    expect(within(dialog).getByText(labels.endConfirm(phone.device))).toBeTruthy();
+    expect(apiMock.delete).not.toHaveBeenCalled();
+    await ui.click(within(dialog).getByRole('button', { name: labels.end }));
+    expect(await screen.findByText(messages.sessions.ended)).toBeTruthy();
+    expect(apiMock.delete).toHaveBeenCalledWith(`/auth/sessions/${phone.id}`);
+    await waitFor(() => expect(screen.queryByText(phone.device)).toBeNull());
+    expect(screen.getByText(laptop.device)).toBeTruthy();
+    expect(auth.forgetSession).not.toHaveBeenCalled();
+  });
+
+  it('ends every other session, and then has none left to end', async () => {
+    const ui = userEvent.setup();
+    renderSessions();
+    await screen.findByText(laptop.device);
+    await ui.click(screen.getByRole('button', { name: labels.endOthers }));
+    const dialog = await screen.findByRole('dialog', { name: labels.endOthersTitle });
+    await ui.click(within(dialog).getByRole('button', { name: labels.endOthers }));
+    expect(await screen.findByText(messages.sessions.othersEnded)).toBeTruthy();
+    expect(apiMock.post).toHaveBeenCalledWith('/auth/sessions/end-others');
+    await waitFor(() => expect(screen.queryByText(laptop.device)).toBeNull());
+    expect(screen.getByText(here.device)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect((screen.getByRole('button', { name: labels.endOthers }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('signs this browser out when its own session is ended', async () => {
+    const ui = userEvent.setup();
+    const { router } = renderSessions();
+    await ui.click(await screen.findByRole('button', { name: labels.endSessionOf(here.device) }));
+    const dialog = await screen.findByRole('dialog', { name: labels.endCurrentTitle });
+    await ui.click(within(dialog).getByRole('button', { name: labels.end }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
+    expect(apiMock.delete).toHaveBeenCalledWith(`/auth/sessions/${here.id}`);
+    expect(auth.forgetSession).toHaveBeenCalledTimes(1);
+    // Signed out: the list is not read again.
+    expect(apiMock.get).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows one card per session on a phone, each with its End', async () => {
+    setViewportWidth(375);
+    const ui = userEvent.setup();
+    renderSessions();
+    const list = await screen.findByRole('list', { name: messages.sessions.title });
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(3);
+    expect(within(cards[0]!).getByText(labels.thisBrowser)).toBeTruthy();
+    expect(within(cards[1]!).getByText(labels.lastUsed)).toBeTruthy();
+    await ui.click(within(cards[1]!).getByRole('button', { name: labels.endSessionOf(phone.device) }));
+    expect(await screen.findByRole('dialog', { name: labels.endTitle })).toBeTruthy();
+  });
+});
