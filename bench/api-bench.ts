@@ -5,10 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import argon2 from '@node-rs/argon2';
-import { and, count, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, like, max, sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
-import { CSRF_COOKIE, gstinCheckCharacter, MAX_UPLOAD_BYTES } from '@portal/shared';
+import {
+  CSRF_COOKIE,
+  gstinCheckCharacter,
+  MAX_UPLOAD_BYTES,
+  TOTP_DIGITS,
+  TOTP_PERIOD_SECONDS,
+} from '@portal/shared';
 import { buildApp, defaultConfig } from '../apps/api/src/app.js';
 import { openDatabase, type Database } from '../apps/api/src/db/client.js';
 import {
@@ -24,15 +31,23 @@ import {
 import { seed } from '../apps/api/src/db/seed.js';
 import { saveSellerTaxProfile } from '../apps/api/src/modules/invoices/invoices.repo.js';
 import { issueInvoice } from '../apps/api/src/modules/invoices/invoices.service.js';
+import {
+  deriveTwoFactorKeys,
+  encryptSecret,
+  newTotpSecret,
+} from '../apps/api/src/modules/two-factor/totp.js';
 import { userSearchText } from '../apps/api/src/modules/users/users.repo.js';
 import { loadEnv } from '../apps/api/src/env.js';
 import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
 import { sha256Hex } from '../apps/api/src/lib/tokens.js';
-import { createOrganizations, growActivity, growUsers } from './dataset.js';
+import { createOrganizations, enrolTotp, growActivity, growUsers } from './dataset.js';
 import { compare, load, median, type Measure, type Target } from './load.js';
+import { startSignInLoad } from './sign-in-load.js';
 
 const ADMIN = { email: 'bench-root@portal.test', password: 'Bench-Passw0rd!' };
 const BENCH_USER_PASSWORD = 'Bench-User-Passw0rd!';
+/** The portal's, and the key the bench's TOTP secrets are encrypted under is derived from it. */
+const SESSION_SECRET = 'bench-secret-bench-secret-bench-secret-00';
 
 /** Milliseconds for a detail column. */
 const ms = (value: number) => value.toFixed(2);
@@ -201,6 +216,71 @@ async function signInCookie(base: string, email: string, password: string): Prom
     .join('; ');
 }
 
+/** The CSRF token in a cookie header, for the X-CSRF-Token header that writes need. */
+const csrfOf = (cookie: string) =>
+  decodeURIComponent(new RegExp(`(?:^|; )${CSRF_COOKIE}=([^;]*)`).exec(cookie)?.[1] ?? '');
+
+/**
+ * The bench's super administrator signed in, its second factor turned on through the API as a user
+ * would: until it is, its role may use no other route (issue 24). Answers the session's cookies.
+ */
+async function signInAdmin(base: string): Promise<string> {
+  const cookie = await signInCookie(base, ADMIN.email, ADMIN.password);
+  const post = async (path: string, body?: object) => {
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: {
+        cookie,
+        'x-csrf-token': csrfOf(cookie),
+        ...(body && { 'content-type': 'application/json' }),
+      },
+      body: body && JSON.stringify(body),
+    });
+    if (!res.ok)
+      throw new Error(`bench two-factor enrolment: ${path} answered ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { data: Record<string, unknown> }).data;
+  };
+  const { secret } = await post('/api/auth/two-factor/setup');
+  const totp = new TOTP({
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+    secret: Secret.fromBase32(String(secret)),
+  });
+  await post('/api/auth/two-factor/enable', { code: totp.generate() });
+  return cookie;
+}
+
+/**
+ * The accounts of the sign-in pair: bench1001 to bench10000, the even ones with a confirmed TOTP
+ * secret (one secret, each row its own ciphertext) and the odd ones without, so both sides read rows
+ * spread alike over the same table (bench42 stays the other sign-in figures'). A code works once per
+ * account and step, so `AccountPool` hands each account out at most once per 30-second step (twice in
+ * the first) and fails the run when the pool runs dry. 4,500 a side: on 2026-11-25 the busiest step
+ * took 334 to 609 accounts at 23 to 60 sign-ins/s with TOTP; a side runs about half of each step, so
+ * the pool lasts to some 300 sign-ins/s, above what two cores' Argon2id allows.
+ */
+async function signInPools(database: Database, totpSecret: string) {
+  const rows = await database.db
+    .select({ id: users.id, email: users.email, username: users.username })
+    .from(users)
+    .where(like(users.username, 'bench%'));
+  const numbered = rows
+    .map((row) => ({ ...row, n: Number(row.username.slice('bench'.length)) }))
+    .filter(({ n }) => n > 1_000 && n <= 10_000)
+    .sort((a, b) => a.n - b.n);
+  const withTotp = numbered.filter(({ n }) => n % 2 === 0);
+  const { secretKey } = deriveTwoFactorKeys(SESSION_SECRET);
+  await enrolTotp(
+    database.db,
+    withTotp.map(({ id }) => id),
+    () => encryptSecret(secretKey, totpSecret),
+  );
+  return {
+    withTotp: withTotp.map(({ email }) => email),
+    without: numbered.filter(({ n }) => n % 2 === 1).map(({ email }) => email),
+  };
+}
+
 /** Argon2id verifies per second in this process, `concurrency` at a time, as a load result. */
 function argon2Verifies(hash: string, password: string, concurrency: number): Measure {
   return async (seconds) => {
@@ -270,7 +350,6 @@ function writeAttachment(): { path: string; remove: () => void } {
  * (as wrk drives the other requests), and returns how many were stored.
  */
 async function uploadUntil(base: string, cookie: string, file: string, until: number): Promise<number> {
-  const csrf = new RegExp(`(?:^|; )${CSRF_COOKIE}=([^;]*)`).exec(cookie)?.[1] ?? '';
   let stored = 0;
   while (Date.now() < until) {
     const { stdout } = await execFileAsync('curl', [
@@ -280,7 +359,7 @@ async function uploadUntil(base: string, cookie: string, file: string, until: nu
       '--header',
       `cookie: ${cookie}`,
       '--header',
-      `x-csrf-token: ${decodeURIComponent(csrf)}`,
+      `x-csrf-token: ${csrfOf(cookie)}`,
       '--form',
       'message=Bench upload',
       '--form',
@@ -321,7 +400,7 @@ async function startPortal(kind: 'pglite' | 'postgres', postgresUrl: string, use
       // wrk sends no Origin; the address only has to be one, as production requires.
       PUBLIC_URL: 'http://127.0.0.1',
       PAYMENT_PROVIDER: 'sandbox',
-      SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+      SESSION_SECRET,
     });
     app = await buildApp({
       env,
@@ -331,7 +410,7 @@ async function startPortal(kind: 'pglite' | 'postgres', postgresUrl: string, use
     });
     addNaiveEndpoint(app, database, adminRole!.id);
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    const headers = { cookie: await signInCookie(base, ADMIN.email, ADMIN.password) };
+    const headers = { cookie: await signInAdmin(base) };
     const usersPage = `${base}/api/auth/users?role=admin&page=1&pageSize=10`;
     const targets = {
       list: { url: usersPage, headers },
@@ -425,6 +504,28 @@ export async function benchApi(
       goal: '≥ 0.8',
       pass: loginRatio >= 0.8,
       detail: `${logins.median('login', 'rps').toFixed(1)} vs ${logins.median('verify', 'rps').toFixed(1)} /s, ${logins.spread('login', 'verify', 'rps')}`,
+    });
+
+    log(`[${kind}] sign-ins with a TOTP code against sign-ins without`);
+    const totpSecret = newTotpSecret();
+    const pools = await signInPools(database, totpSecret);
+    const signIns = { base, password: BENCH_USER_PASSWORD, concurrency: 10 };
+    const withTotp = await startSignInLoad({ ...signIns, identifiers: pools.withTotp, totpSecret });
+    closing.push(withTotp.close);
+    const without = await startSignInLoad({ ...signIns, identifiers: pools.without, totpSecret: null });
+    closing.push(without.close);
+    const twoFactor = await compare(
+      { withTotp: withTotp.measure, without: without.measure },
+      { seconds: 3, rounds: 10, warmup: 2 },
+    );
+    await Promise.all([withTotp.close(), without.close()]);
+    const totpRatio = twoFactor.ratio('withTotp', 'without', 'rps');
+    figures.push({
+      name: `${kind}: sign-in with TOTP ÷ sign-in without`,
+      value: totpRatio,
+      goal: '≥ 0.9',
+      pass: totpRatio >= 0.9,
+      detail: `${twoFactor.median('withTotp', 'rps').toFixed(1)} vs ${twoFactor.median('without', 'rps').toFixed(1)} sign-ins/s, ${twoFactor.spread('withTotp', 'without', 'rps')}; p50 ${ms(twoFactor.median('withTotp', 'p50'))} vs ${ms(twoFactor.median('without', 'p50'))} ms; at most ${withTotp.busiestStep()} of ${pools.withTotp.length} accounts in one ${TOTP_PERIOD_SECONDS}-s step`,
     });
 
     log(`[${kind}] list p99 while sign-ins flood`);
@@ -526,7 +627,7 @@ export async function benchApi(
         detail: `${ms(growth.median(name, 'p50'))} vs ${ms(growth.median(`${name}1k`, 'p50'))} ms, ${growth.spread(name, `${name}1k`, 'p50')}`,
       });
     }
-    const errors = [at10k.list, at10k.search, logins, flood, hooks, uploads, pdfs, growth].reduce(
+    const errors = [at10k.list, at10k.search, logins, twoFactor, flood, hooks, uploads, pdfs, growth].reduce(
       (sum, c) => sum + c.errors,
       0,
     );

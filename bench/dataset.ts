@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../apps/api/src/db/client.js';
+import { userTotp } from '../apps/api/src/db/schema/index.js';
 
 /**
  * Grows the benchmark data set with set-based inserts: organizations, admin users spread over them,
@@ -40,4 +41,13 @@ export async function growActivity(db: Db, count: number) {
     select o.id, 'updated', 'user', 'Bench activity ' || g, now() - (g || ' seconds')::interval
     from generate_series(1, ${count}::int) g cross join c join o on o.n = g % c.total`);
   await db.execute(sql`vacuum analyze activity_entries`);
+}
+
+/** A confirmed TOTP secret for each user, as enrolment leaves it; `encrypt` gives each its own ciphertext. */
+export async function enrolTotp(db: Db, userIds: string[], encrypt: () => string) {
+  const confirmedAt = new Date();
+  await db
+    .insert(userTotp)
+    .values(userIds.map((userId) => ({ userId, secretCiphertext: encrypt(), confirmedAt })));
+  await db.execute(sql`vacuum analyze user_totp`);
 }

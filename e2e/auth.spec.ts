@@ -95,14 +95,14 @@ test.describe('sign-in and the route guard', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     const userId = await page.evaluate(() => localStorage.getItem('ID'));
     // The user's own record does not arrive, as on a dropped connection.
-    await page.route('**/api/auth/users/*', (route) => route.abort('connectionreset'));
+    await page.route('**/api/auth/auth-session/me', (route) => route.abort('connectionreset'));
     await page.reload();
     await expect(page.getByRole('alert')).toHaveText(/Network error\. Please check your connection\./);
     await expect(page).toHaveURL(/\/dashboard$/);
     expect(await page.evaluate(() => localStorage.getItem('ID'))).toBe(userId);
     expect((await context.cookies()).map((c) => c.name)).toContain('refresh_token');
 
-    await page.unroute('**/api/auth/users/*');
+    await page.unroute('**/api/auth/auth-session/me');
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect(page.getByRole('button', { name: 'Product Dashboard' }).first()).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard$/);

@@ -6,6 +6,12 @@ import { join } from 'node:path';
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const SUPER_ADMIN = { email: 'owner@portal.test', password: 'Owner-Passw0rd!' };
+/**
+ * More super administrators, made by global setup: each sign-in needs an unused authenticator code,
+ * one per account and 30-second step, so the tests that need any super administrator take turns.
+ */
+export const SUPER_ADMIN_POOL_PREFIX = 'root-pool-';
+export const SUPER_ADMIN_POOL_SIZE = 6;
 
 // Set once in the main process; workers inherit the environment and so share the folders. The process
 // that made the folder removes it as it exits, after Playwright has stopped the portal.

@@ -545,8 +545,14 @@ function skipReason(s: Crawl, visit: Visit, control: Control): string | undefine
   ) {
     return "the shared super administrator's own profile, which workspace.spec.ts edits and checks";
   }
+  // Ending sessions signs out browsers other tests (and this crawl) run in; two-factor.spec.ts ends
+  // sessions of accounts of its own and checks the browsers are signed out.
+  if (SESSION_ENDERS.test(control.name))
+    return 'ends sessions other tests run in; two-factor.spec.ts covers it';
   return undefined;
 }
+
+const SESSION_ENDERS = /^(End all other sessions|End all sessions|End session: .*)$/;
 
 /** Reported with the rest; the crawl goes on with the next control, from the page opened afresh. */
 function stuck(s: Crawl, where: string, error: unknown) {

@@ -105,7 +105,8 @@ test.describe('roles', () => {
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'admin', exact: true }) });
     await expect(row.getByText('System')).toBeVisible();
     const menu = await openActions(page, 'admin');
-    await expect(menu.getByRole('menuitem')).toHaveText(['View']);
+    // The super administrator may also require a second factor of the role's users (not edit it).
+    await expect(menu.getByRole('menuitem')).toHaveText(['View', 'Require two-factor sign-in']);
     await page.keyboard.press('Escape');
 
     const root = await apiAs();
@@ -162,6 +163,7 @@ test.describe('roles', () => {
     await expect(page.getByRole('cell', { name: reader.data.name, exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Add Role' })).toHaveCount(0);
     const menu = await openActions(page, reader.data.name);
+    // Only the super administrator sets the two-factor policy: a tenant's reader gets View alone.
     await expect(menu.getByRole('menuitem')).toHaveText(['View']);
     await page.keyboard.press('Escape');
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, latestLinkTo, login, SUPER_ADMIN, test } from './fixtures';
+import { codeFor } from './second-factor';
 import { pagesByAddress, planScenario, setUpScenario } from './scenario';
 
 /**
@@ -293,6 +294,10 @@ test.describe('keyboard', () => {
     await page.keyboard.press('Tab');
     await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
     await page.keyboard.type(SUPER_ADMIN.password);
+    await page.keyboard.press('Enter');
+    // The second step: its code field has the focus.
+    await expect(page.getByLabel('Authentication code')).toBeFocused();
+    await page.keyboard.type(await codeFor(SUPER_ADMIN.email));
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/dashboard$/);
 
