@@ -38,6 +38,7 @@ import {
 } from '../apps/api/src/modules/two-factor/totp.js';
 import { userSearchText } from '../apps/api/src/modules/users/users.repo.js';
 import { loadEnv } from '../apps/api/src/env.js';
+import { DEVICE_COOKIE } from '../apps/api/src/modules/auth/cookies.js';
 import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
 import { sha256Hex } from '../apps/api/src/lib/tokens.js';
 import { createOrganizations, enrolTotp, growActivity, growUsers } from './dataset.js';
@@ -485,10 +486,16 @@ export async function benchApi(
       .select({ email: users.email })
       .from(users)
       .where(eq(users.username, 'bench42'));
+    // wrk signs in from one browser, as a person does: its device cookie from a first sign-in goes
+    // with every request. Without it each sign-in is a browser new to the account and mails its owner.
+    const device = (await signInCookie(base, anyUser!.email, BENCH_USER_PASSWORD))
+      .split('; ')
+      .find((cookie) => cookie.startsWith(`${DEVICE_COOKIE}=`));
+    if (!device) throw new Error('bench sign-in: no device cookie');
     const login: Target = {
       url: `${base}/api/auth/auth-session/login`,
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', cookie: device },
       body: JSON.stringify({ identifier: anyUser!.email, password: BENCH_USER_PASSWORD }),
     };
     // Interleaved like every other pair, so a change in the machine's load between them does not
