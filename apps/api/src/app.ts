@@ -31,6 +31,8 @@ export interface AppConfig {
     windowMs: number;
     lockoutThreshold: number;
     lockoutMs: number;
+    /** Wrong second-step codes to one account from all addresses together, per `lockoutMs`. */
+    codeFailuresPerAccount: number;
   };
 }
 
@@ -43,6 +45,8 @@ export const defaultConfig: AppConfig = {
     windowMs: 15 * 60_000,
     lockoutThreshold: 5,
     lockoutMs: 15 * 60_000,
+    // 10 guesses per 15 minutes at 3 in 10^6 each: about a year of guessing to sign in once.
+    codeFailuresPerAccount: 10,
   },
 };
 

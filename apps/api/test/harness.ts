@@ -64,6 +64,7 @@ export async function createTestApp(
         windowMs: 60_000,
         lockoutThreshold: 5,
         lockoutMs: 60_000,
+        codeFailuresPerAccount: 10_000,
         ...config.limits,
       },
     },

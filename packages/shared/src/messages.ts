@@ -50,6 +50,7 @@ export const messages = {
     roleRequired: 'Two-factor sign-in is now required for this role',
     roleNotRequired: 'Two-factor sign-in is no longer required for this role',
     newDeviceSubject: 'New sign-in to your account',
+    codeFailuresSubject: 'Wrong sign-in codes for your account',
   },
   sessions: {
     title: 'Active sessions',

@@ -34,6 +34,7 @@ import {
 import {
   clearSignInFailures,
   recordSignInAttempt,
+  recordCodeFailure,
   recordSignInFailure,
   runSecondStep,
 } from './sign-in.repo.js';
@@ -152,7 +153,7 @@ export async function completeSignIn(
   code: string,
   client: ClientInfo,
 ): Promise<SignedIn> {
-  const { lockoutThreshold, lockoutMs } = app.config.limits;
+  const { lockoutThreshold, lockoutMs, codeFailuresPerAccount } = app.config.limits;
   const challenge = openChallenge(app.secrets.twoFactor.challengeKey, challengeToken, Date.now());
   if (!challenge) throw unauthorized(messages.twoFactor.challengeExpired);
   const typed = code.replace(/\s+/g, '');
@@ -164,10 +165,13 @@ export async function completeSignIn(
     address: client.ip,
     lockWindowMs: lockoutMs,
     lockoutThreshold,
+    codeFailureLimit: codeFailuresPerAccount,
   });
   if (!attempt || attempt.outcome === 'spent') throw unauthorized(messages.twoFactor.challengeExpired);
   if (attempt.outcome === 'refused') {
-    await recordSignInFailure(app.db, challenge.userId, client.ip, lockoutMs);
+    const fromAllAddresses = await recordCodeFailure(app.db, attempt.id, client.ip, lockoutMs);
+    // Once per window, as the cap is reached: whoever is guessing has the password.
+    if (fromAllAddresses === codeFailuresPerAccount) mailCodeFailures(app, attempt, client);
     throw unauthorized(messages.twoFactor.codeInvalid);
   }
   if (attempt.failuresFromAddress > 0) await clearSignInFailures(app.db, attempt.id, client.ip);
@@ -218,6 +222,28 @@ function newDeviceMail(app: FastifyInstance, user: SessionUser, client: ClientIn
       `${app.env.publicOrigin}/dashboard/settings?section=sessions`,
     ].join('\n'),
   };
+}
+
+/**
+ * Tells the owner that codes are refused for a while after many wrong ones, and that whoever typed
+ * them knew the password. Sent after the answer, so the request that reaches the cap takes no longer.
+ */
+function mailCodeFailures(app: FastifyInstance, user: { email: string }, client: ClientInfo) {
+  const { codeFailuresPerAccount, lockoutMs } = app.config.limits;
+  app.background.run('code failures email', async () => {
+    const outboxId = await app.mailer.enqueue(app.db, {
+      to: user.email,
+      subject: messages.twoFactor.codeFailuresSubject,
+      text: [
+        `Your password was entered correctly, then ${codeFailuresPerAccount} wrong sign-in codes, the last at ${formatDateTime(new Date())} (India Standard Time) from ${client.ip}.`,
+        `Sign-in codes for your account are refused for the next ${lockoutMs / 60_000} minutes.`,
+        '',
+        'If this was not you, someone knows your password. Set a new one now; that also lets you sign in again at once:',
+        `${app.env.publicOrigin}/auth/forgot-password`,
+      ].join('\n'),
+    });
+    await app.mailer.deliver(app.db, outboxId);
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { and, eq, gt, isNotNull, like, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { rateLimitBuckets, roles, users, userTotp } from '../../db/schema/index.js';
 import { identityVersionOf, identityVersionSql } from '../../lib/identity-cache.js';
@@ -35,6 +36,15 @@ export interface SignInAttempt {
 const FAILURE_KEY_PREFIX = 'signin-lock:';
 function failureKey(subject: string, address: string): string {
   return `${FAILURE_KEY_PREFIX}${subject}:${address}`;
+}
+
+/**
+ * The key of wrong second-step codes to one account from every address. The per-address lock would
+ * let a thief who has the password spread code guesses over many addresses; this caps them per
+ * account. Under the account's prefix, so a password reset forgets it with the rest.
+ */
+function codeFailureKey(userId: string): string {
+  return failureKey(userId, 'codes');
 }
 
 /**
@@ -90,7 +100,19 @@ export async function recordSignInFailure(db: Db, subject: string, address: stri
   await countHit(db, failureKey(subject, address), windowMs);
 }
 
-/** Forgets failed sign-ins to a user: from one address (after a success there), or from all. */
+/**
+ * Counts a refused second step: toward the account's lock from `address`, and toward its cap from all
+ * addresses. Answers the account's count from all addresses, this one included.
+ */
+export async function recordCodeFailure(db: Db, userId: string, address: string, windowMs: number) {
+  await countHit(db, failureKey(userId, address), windowMs);
+  return countHit(db, codeFailureKey(userId), windowMs);
+}
+
+/**
+ * Forgets failed sign-ins to a user: from one address (after a success there), or all of them, wrong
+ * codes from every address included (a new password).
+ */
 export async function clearSignInFailures(db: Db, userId: string, address?: string) {
   await db
     .delete(rateLimitBuckets)
@@ -103,8 +125,8 @@ export async function clearSignInFailures(db: Db, userId: string, address?: stri
 
 /**
  * What the second step's statement decided: the code (or recovery code) and the challenge were
- * claimed; the code was wrong or used, or the account locked or inactive (one answer for all of
- * them); or the challenge was spent by a completed sign-in.
+ * claimed; the code was wrong or used, or the account locked, capped or inactive (one answer for all
+ * of them); or the challenge was spent by a completed sign-in.
  */
 export type SecondStepOutcome = 'claimed' | 'refused' | 'spent';
 
@@ -116,14 +138,19 @@ export interface SecondStep extends UserDtoRow {
   twoFactorRequired: boolean;
 }
 
+const codeFailures = alias(rateLimitBuckets, 'code_failures');
+
 /**
  * The second step in one statement: the challenge's account as sign-in's answer shows it, provided
  * its confirmed factor is still the sealed one, and, for that one row, claim_second_step (migration
  * 0008) spending the code's time step or the recovery code and the challenge, unless the account is
- * inactive or locked from this address.
+ * inactive, locked from this address, or has had its fill of wrong codes from all addresses.
  */
 function prepareSecondStep(db: Db) {
-  const allowed = sql`${users.isActive} and coalesce(${rateLimitBuckets.count}, 0) < ${sql.placeholder('lockoutThreshold')}::int`;
+  const openWindow = sql`${sql.placeholder('lockOpenedAfter')}::timestamptz`;
+  const allowed = sql`${users.isActive}
+    and coalesce(${rateLimitBuckets.count}, 0) < ${sql.placeholder('lockoutThreshold')}::int
+    and coalesce(${codeFailures.count}, 0) < ${sql.placeholder('codeFailureLimit')}::int`;
   return db
     .select({
       version: identityVersionSql,
@@ -149,8 +176,12 @@ function prepareSecondStep(db: Db) {
           rateLimitBuckets.key,
           sql`${FAILURE_KEY_PREFIX} || ${users.id} || ':' || ${sql.placeholder('address')}`,
         ),
-        gt(rateLimitBuckets.windowStart, sql`${sql.placeholder('lockOpenedAfter')}::timestamptz`),
+        gt(rateLimitBuckets.windowStart, openWindow),
       ),
+    )
+    .leftJoin(
+      codeFailures,
+      and(eq(codeFailures.key, sql.placeholder('codeFailureKey')), gt(codeFailures.windowStart, openWindow)),
     )
     .where(eq(users.id, sql.placeholder('userId')))
     .limit(1)
@@ -174,6 +205,7 @@ export async function runSecondStep(
     address: string;
     lockWindowMs: number;
     lockoutThreshold: number;
+    codeFailureLimit: number;
   },
 ): Promise<SecondStep | null> {
   let query = secondSteps.get(db);
@@ -187,6 +219,8 @@ export async function runSecondStep(
     address: attempt.address,
     lockOpenedAfter: new Date(Date.now() - attempt.lockWindowMs).toISOString(),
     lockoutThreshold: attempt.lockoutThreshold,
+    codeFailureKey: codeFailureKey(attempt.userId),
+    codeFailureLimit: attempt.codeFailureLimit,
   });
   if (!row) return null;
   const { version, failures, ...step } = row;

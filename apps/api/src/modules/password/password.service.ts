@@ -4,6 +4,7 @@ import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/
 import type { AuthContext } from '../../plugins/access.js';
 import { recordOwnAccountChange } from '../activity/activity.repo.js';
 import { revokeUserSessions } from '../auth/sessions.repo.js';
+import { clearSignInFailures } from '../auth/sign-in.repo.js';
 import { countHit } from '../platform/rate-limit.repo.js';
 import { findPasswordHash, setPasswordHash } from './password.repo.js';
 
@@ -24,7 +25,7 @@ export interface PasswordChange {
 /**
  * Change password on the server (docs/product.md, "Sign-in and passwords"): current password checked
  * (401), then new ≠ current, then the strength rule (400 each). Success ends the user's other
- * sessions; this one stays signed in.
+ * sessions (this one stays signed in) and forgets failed sign-ins to the account.
  */
 export async function changePassword(app: FastifyInstance, auth: AuthContext, change: PasswordChange) {
   if (change.userId !== undefined && change.userId !== auth.userId) throw forbidden();
@@ -43,6 +44,8 @@ export async function changePassword(app: FastifyInstance, auth: AuthContext, ch
   await app.db.transaction(async (tx) => {
     await setPasswordHash(tx, auth.userId, passwordHash);
     await revokeUserSessions(tx, auth.userId, auth.familyId);
+    // Whoever failed with the old password or its codes no longer has it.
+    await clearSignInFailures(tx, auth.userId);
     await recordOwnAccountChange(
       tx,
       { organizationId: user.organizationId, userId: auth.userId },

@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, RECOVERY_CODE_PATTERN, SIGN_IN_CHALLENGE_MINUTES, SYSTEM_ROLES } from '@portal/shared';
-import { rateLimitBuckets, recoveryCodes, roles, users, userTotp } from '../../db/schema/index.js';
+import {
+  emailOutbox,
+  rateLimitBuckets,
+  recoveryCodes,
+  roles,
+  users,
+  userTotp,
+} from '../../db/schema/index.js';
 import {
   createTestApp,
   createUserDirect,
@@ -30,9 +37,14 @@ import { TWO_FACTOR_CHANGE_LIMIT } from './two-factor.service.js';
 import { sealChallenge } from './challenge.js';
 import { TEST_SESSION_SECRET } from '../../../test/test-database.js';
 
+/** The account-wide cap on wrong codes: above the per-address lock, so both can be seen. */
+const CODE_FAILURE_CAP = 8;
+
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestApp({ limits: { lockoutThreshold: 5, lockoutMs: 60_000 } });
+  ctx = await createTestApp({
+    limits: { lockoutThreshold: 5, lockoutMs: 60_000, codeFailuresPerAccount: CODE_FAILURE_CAP },
+  });
 });
 afterAll(() => ctx.close());
 
@@ -363,6 +375,113 @@ describe('sign-in with a second factor', () => {
       password: STRONG_PASSWORD,
     });
     expect(after.statusCode).toBe(401);
+  });
+
+  it('caps wrong codes per account from all addresses: then the right code is refused alike, the owner is mailed once, and a new password lets them in', async () => {
+    const user = await enrolledUser();
+    const stepFrom = async (address: string, code: string, password = STRONG_PASSWORD) => {
+      const session = new Session(ctx.app);
+      const login = await session.request({
+        method: 'POST',
+        url: '/api/auth/auth-session/login',
+        payload: { identifier: user.email, password },
+        remoteAddress: address,
+      });
+      expect(login.statusCode, login.body).toBe(200);
+      return session.request({
+        method: 'POST',
+        url: '/api/auth/auth-session/two-factor',
+        payload: { challenge: login.json().data.challenge, code },
+        remoteAddress: address,
+      });
+    };
+    const answer = (res: { statusCode: number; body: string }) => ({
+      status: res.statusCode,
+      body: res.body,
+    });
+    const capMails = async () => {
+      await ctx.app.background.idle();
+      return (await ctx.database.db.select().from(emailOutbox)).filter(
+        (m) => m.toAddress === user.email && m.subject === messages.twoFactor.codeFailuresSubject,
+      );
+    };
+
+    // One wrong code from each of CAP addresses: none comes near its own lock of 5.
+    const wrong = answer(await stepFrom('203.0.113.1', wrongCodeFor(user.secret)));
+    expect(wrong.status).toBe(401);
+    for (let i = 2; i <= CODE_FAILURE_CAP; i++)
+      expect(answer(await stepFrom(`203.0.113.${i}`, wrongCodeFor(user.secret)))).toEqual(wrong);
+    // The right code from yet another address: refused with the same answer, and not spent.
+    await forgetUsedCodes(ctx.app, user.email);
+    const code = totpCode(user.secret);
+    expect(answer(await stepFrom('203.0.113.100', code))).toEqual(wrong);
+    expect(answer(await stepFrom('203.0.113.101', code))).toEqual(wrong);
+
+    // The owner hears of it once, with the address, and a link from configuration to a new password.
+    const [mail, ...more] = await capMails();
+    expect(more).toHaveLength(0);
+    expect(mail!.textBody).toContain(`${CODE_FAILURE_CAP} wrong sign-in codes`);
+    expect(mail!.textBody).toContain('from 203.0.113.');
+    expect(mail!.textBody).toContain(`${ctx.app.env.publicOrigin}/auth/forgot-password`);
+
+    // A new password forgets the codes that failed: the owner signs in at once.
+    const forgot = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: user.email },
+    });
+    expect(forgot.statusCode).toBe(200);
+    await ctx.app.background.idle();
+    const resetMail = (await ctx.database.db.select().from(emailOutbox)).find(
+      (m) => m.toAddress === user.email && m.textBody.includes('/auth/reset-password?token='),
+    );
+    const token = decodeURIComponent(/token=([^\s]+)/.exec(resetMail!.textBody)![1]!);
+    const reset = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token, password: 'N3w-Passw0rd!' },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    await forgetUsedCodes(ctx.app, user.email);
+    const after = await stepFrom('203.0.113.100', totpCode(user.secret), 'N3w-Passw0rd!');
+    expect(after.statusCode, after.body).toBe(200);
+    expect(await capMails()).toHaveLength(1);
+  });
+
+  it('forgets wrong codes from all addresses when the signed-in owner changes the password', async () => {
+    const user = await enrolledUser();
+    for (let i = 1; i <= CODE_FAILURE_CAP; i++) {
+      const session = new Session(ctx.app);
+      const login = await session.request({
+        method: 'POST',
+        url: '/api/auth/auth-session/login',
+        payload: { identifier: user.email, password: STRONG_PASSWORD },
+        remoteAddress: `192.0.2.${i}`,
+      });
+      await session.request({
+        method: 'POST',
+        url: '/api/auth/auth-session/two-factor',
+        payload: { challenge: login.json().data.challenge, code: wrongCodeFor(user.secret) },
+        remoteAddress: `192.0.2.${i}`,
+      });
+    }
+    await forgetUsedCodes(ctx.app, user.email);
+    const capped = await passwordStep(user.email);
+    expect((await secondStep(capped.session, capped.challenge, totpCode(user.secret))).statusCode).toBe(401);
+    const changed = await user.session.put('/api/auth/users/password', {
+      currentPassword: STRONG_PASSWORD,
+      newPassword: 'N3w-Passw0rd!',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    await forgetUsedCodes(ctx.app, user.email);
+    const session = new Session(ctx.app);
+    const login = await session.post('/api/auth/auth-session/login', {
+      identifier: user.email,
+      password: 'N3w-Passw0rd!',
+    });
+    expect((await secondStep(session, login.json().data.challenge, totpCode(user.secret))).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses an unknown or expired challenge, and checks the code shape first', async () => {
