@@ -72,6 +72,27 @@ async function passwordStep(email: string, session = new Session(ctx.app)) {
 const secondStep = (session: Session, challenge: string, code: string) =>
   session.post('/api/auth/auth-session/two-factor', { challenge, code });
 
+/** What a client sees of an answer: its status and body. */
+const answer = (res: { statusCode: number; body: string }) => ({ status: res.statusCode, body: res.body });
+
+/** Both steps from one client address: the password, then `code` with the challenge it answered. */
+async function bothStepsFrom(email: string, address: string, code: string, password = STRONG_PASSWORD) {
+  const session = new Session(ctx.app);
+  const login = await session.request({
+    method: 'POST',
+    url: '/api/auth/auth-session/login',
+    payload: { identifier: email, password },
+    remoteAddress: address,
+  });
+  expect(login.statusCode, login.body).toBe(200);
+  return session.request({
+    method: 'POST',
+    url: '/api/auth/auth-session/two-factor',
+    payload: { challenge: login.json().data.challenge, code },
+    remoteAddress: address,
+  });
+}
+
 /** A six-digit code that is not `secret`'s code of any step near now. */
 function wrongCodeFor(secret: string): string {
   const near = [-2, -1, 0, 1, 2].map((d) => totpCode(secret, Date.now() + d * 30_000));
@@ -280,26 +301,7 @@ describe('sign-in with a second factor', () => {
   it('answers a wrong code, a replayed code and a locked account alike, and counts failures toward the lock', async () => {
     const user = await enrolledUser();
     const address = '198.51.100.7';
-    const step = async (code: string) => {
-      const session = new Session(ctx.app);
-      const login = await session.request({
-        method: 'POST',
-        url: '/api/auth/auth-session/login',
-        payload: { identifier: user.email, password: STRONG_PASSWORD },
-        remoteAddress: address,
-      });
-      expect(login.statusCode, login.body).toBe(200);
-      return session.request({
-        method: 'POST',
-        url: '/api/auth/auth-session/two-factor',
-        payload: { challenge: login.json().data.challenge, code },
-        remoteAddress: address,
-      });
-    };
-    const answer = (res: { statusCode: number; body: string }) => ({
-      status: res.statusCode,
-      body: res.body,
-    });
+    const step = (code: string) => bothStepsFrom(user.email, address, code);
 
     // A code used once, then replayed.
     await forgetUsedCodes(ctx.app, user.email);
@@ -356,49 +358,20 @@ describe('sign-in with a second factor', () => {
   it('keeps failures counted after a right password: only a right code clears them', async () => {
     const user = await enrolledUser();
     const address = '198.51.100.8';
-    const post = (session: Session, url: string, payload: Record<string, unknown>) =>
-      session.request({ method: 'POST', url, payload, remoteAddress: address });
-    for (let i = 0; i < 5; i++) {
-      const session = new Session(ctx.app);
-      const login = await post(session, '/api/auth/auth-session/login', {
-        identifier: user.email,
-        password: STRONG_PASSWORD,
-      });
-      expect(login.statusCode).toBe(200);
-      await post(session, '/api/auth/auth-session/two-factor', {
-        challenge: login.json().data.challenge,
-        code: wrongCodeFor(user.secret),
-      });
-    }
-    const after = await post(new Session(ctx.app), '/api/auth/auth-session/login', {
-      identifier: user.email,
-      password: STRONG_PASSWORD,
+    for (let i = 0; i < 5; i++) await bothStepsFrom(user.email, address, wrongCodeFor(user.secret));
+    const after = await new Session(ctx.app).request({
+      method: 'POST',
+      url: '/api/auth/auth-session/login',
+      payload: { identifier: user.email, password: STRONG_PASSWORD },
+      remoteAddress: address,
     });
     expect(after.statusCode).toBe(401);
   });
 
   it('caps wrong codes per account from all addresses: then the right code is refused alike, the owner is mailed once, and a new password lets them in', async () => {
     const user = await enrolledUser();
-    const stepFrom = async (address: string, code: string, password = STRONG_PASSWORD) => {
-      const session = new Session(ctx.app);
-      const login = await session.request({
-        method: 'POST',
-        url: '/api/auth/auth-session/login',
-        payload: { identifier: user.email, password },
-        remoteAddress: address,
-      });
-      expect(login.statusCode, login.body).toBe(200);
-      return session.request({
-        method: 'POST',
-        url: '/api/auth/auth-session/two-factor',
-        payload: { challenge: login.json().data.challenge, code },
-        remoteAddress: address,
-      });
-    };
-    const answer = (res: { statusCode: number; body: string }) => ({
-      status: res.statusCode,
-      body: res.body,
-    });
+    const stepFrom = (address: string, code: string, password?: string) =>
+      bothStepsFrom(user.email, address, code, password);
     const capMails = async () => {
       await ctx.app.background.idle();
       return (await ctx.database.db.select().from(emailOutbox)).filter(
@@ -450,21 +423,8 @@ describe('sign-in with a second factor', () => {
 
   it('forgets wrong codes from all addresses when the signed-in owner changes the password', async () => {
     const user = await enrolledUser();
-    for (let i = 1; i <= CODE_FAILURE_CAP; i++) {
-      const session = new Session(ctx.app);
-      const login = await session.request({
-        method: 'POST',
-        url: '/api/auth/auth-session/login',
-        payload: { identifier: user.email, password: STRONG_PASSWORD },
-        remoteAddress: `192.0.2.${i}`,
-      });
-      await session.request({
-        method: 'POST',
-        url: '/api/auth/auth-session/two-factor',
-        payload: { challenge: login.json().data.challenge, code: wrongCodeFor(user.secret) },
-        remoteAddress: `192.0.2.${i}`,
-      });
-    }
+    for (let i = 1; i <= CODE_FAILURE_CAP; i++)
+      await bothStepsFrom(user.email, `192.0.2.${i}`, wrongCodeFor(user.secret));
     await forgetUsedCodes(ctx.app, user.email);
     const capped = await passwordStep(user.email);
     expect((await secondStep(capped.session, capped.challenge, totpCode(user.secret))).statusCode).toBe(401);
