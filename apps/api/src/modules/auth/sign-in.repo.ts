@@ -105,7 +105,7 @@ export async function recordSignInFailure(db: Db, subject: string, address: stri
  * addresses. Answers the account's count from all addresses, this one included.
  */
 export async function recordCodeFailure(db: Db, userId: string, address: string, windowMs: number) {
-  await countHit(db, failureKey(userId, address), windowMs);
+  await recordSignInFailure(db, userId, address, windowMs);
   return countHit(db, codeFailureKey(userId), windowMs);
 }
 
@@ -172,10 +172,7 @@ function prepareSecondStep(db: Db) {
     .leftJoin(
       rateLimitBuckets,
       and(
-        eq(
-          rateLimitBuckets.key,
-          sql`${FAILURE_KEY_PREFIX} || ${users.id} || ':' || ${sql.placeholder('address')}`,
-        ),
+        eq(rateLimitBuckets.key, sql.placeholder('addressFailureKey')),
         gt(rateLimitBuckets.windowStart, openWindow),
       ),
     )
@@ -216,7 +213,7 @@ export async function runSecondStep(
     issuedAt: attempt.issuedAt.toISOString(),
     step: 'step' in attempt.code ? attempt.code.step : -1,
     recoveryHash: 'recoveryHash' in attempt.code ? attempt.code.recoveryHash : null,
-    address: attempt.address,
+    addressFailureKey: failureKey(attempt.userId, attempt.address),
     lockOpenedAfter: new Date(Date.now() - attempt.lockWindowMs).toISOString(),
     lockoutThreshold: attempt.lockoutThreshold,
     codeFailureKey: codeFailureKey(attempt.userId),
