@@ -22,6 +22,7 @@ import {
   createOrganizationDirect,
   createTestApp,
   createUserDirect,
+  enrolTwoFactor,
   forgetUsedCodes,
   roleIdByName,
   signIn,
@@ -818,6 +819,25 @@ const ROUTES: RouteCase[] = [
         password: accounts[actor].password,
         code: totpCode(ADMIN_TOTP_SECRET),
       }),
+  },
+  {
+    // A wrong code: nobody's authenticator is replaced here (two-factor.test.ts replaces one).
+    route: 'POST /api/auth/two-factor/replace',
+    feature: null,
+    expected: { member: 409, adminB: 409, adminA: 409, super_admin: 400 },
+    send: (s, _t, actor) =>
+      s.post('/api/auth/two-factor/replace', { password: accounts[actor].password, code: wrongCode() }),
+  },
+  {
+    route: 'POST /api/auth/users/:id/two-factor/reset',
+    feature: 'users',
+    expected: platformOnly(200),
+    setup: async () => {
+      const target = await userOfA();
+      await enrolTwoFactor(await signIn(ctx.app, target.shownAs!, STRONG_PASSWORD));
+      return target;
+    },
+    send: (s, t) => s.post(`/api/auth/users/${t.id}/two-factor/reset`),
   },
   // Sessions: one's own; another user's only through the platform operator's end-sessions.
   {

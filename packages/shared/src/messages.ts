@@ -51,6 +51,10 @@ export const messages = {
     roleNotRequired: 'Two-factor sign-in is no longer required for this role',
     newDeviceSubject: 'New sign-in to your account',
     codeFailuresSubject: 'Wrong sign-in codes for your account',
+    replaceStarted: 'Scan the new secret with your authenticator app, then enter its code',
+    userReset: "This user's two-factor sign-in was reset. They set it up again at their next sign-in.",
+    cannotResetOwn: 'Use Settings → Two-factor sign-in to change your own second factor',
+    resetSubject: 'Your two-factor sign-in was reset',
   },
   sessions: {
     title: 'Active sessions',

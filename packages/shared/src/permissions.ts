@@ -170,6 +170,13 @@ export const REQUIREMENTS = {
       ['organizations', 'CREATE'],
     ],
   },
+  /** Removing another user's second factor when they lost it (they set it up again at sign-in). */
+  resetUserTwoFactor: {
+    all: [
+      ['users', 'UPDATE'],
+      ['organizations', 'CREATE'],
+    ],
+  },
   /** Requiring two-factor sign-in of a role's users: the platform's security policy. */
   requireTwoFactor: {
     all: [

@@ -146,6 +146,9 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
     const session = await findActiveSessionByAccessHash(app.db, sha256Hex(token));
     const identity = session && (await sessionIdentity(app.db, session.userId, session.version));
     if (!session || !identity || !identity.isActive) throw unauthorized();
+    // A session opened with the password alone is no session once its account has a second factor:
+    // enrolling elsewhere must not promote a thief's session (the refresh refuses it too).
+    if (identity.twoFactorEnabled && !session.secondFactor) throw unauthorized();
 
     if (unsafe) checkCsrfToken(app.secrets.session, session.familyId, request.headers['x-csrf-token']);
 

@@ -14,18 +14,21 @@ export const totpCodeSchema = z
       .regex(TOTP_CODE_PATTERN, messages.twoFactor.codeFormat),
   );
 
+/** A six-digit code from the authenticator app, or one of the account's recovery codes. */
+export const codeOrRecoverySchema = z
+  .string()
+  .trim()
+  .min(1, messages.twoFactor.codeRequired)
+  .max(40)
+  .refine(
+    (code) => TOTP_CODE_PATTERN.test(code.replace(/\s+/g, '')) || RECOVERY_CODE_PATTERN.test(code),
+    messages.twoFactor.codeOrRecoveryFormat,
+  );
+
 /** The second step of a sign-in: the challenge the password step answered, and a code or a recovery code. */
 export const secondStepBodySchema = z.object({
   challenge: z.string().min(20).max(512),
-  code: z
-    .string()
-    .trim()
-    .min(1, messages.twoFactor.codeRequired)
-    .max(40)
-    .refine(
-      (code) => TOTP_CODE_PATTERN.test(code.replace(/\s+/g, '')) || RECOVERY_CODE_PATTERN.test(code),
-      messages.twoFactor.codeOrRecoveryFormat,
-    ),
+  code: codeOrRecoverySchema,
 });
 export type SecondStepBody = z.infer<typeof secondStepBodySchema>;
 
@@ -67,10 +70,13 @@ export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
 
 export const enableTwoFactorBodySchema = z.object({ code: totpCodeSchema });
 
-/** Turning two-factor sign-in off or making new recovery codes: the password and a current code. */
+/**
+ * Turning two-factor sign-in off, making new recovery codes or setting up a new authenticator: the
+ * password and a current code, or a recovery code when the authenticator is lost.
+ */
 export const confirmTwoFactorBodySchema = z.object({
   password: z.string().min(1, messages.password.currentRequired).max(200),
-  code: totpCodeSchema,
+  code: codeOrRecoverySchema,
 });
 export type ConfirmTwoFactorBody = z.infer<typeof confirmTwoFactorBodySchema>;
 

@@ -119,6 +119,8 @@ export const sessions = pgTable(
     revokedAt: timestampTz('revoked_at'),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
+    /** Whether the sign-in that opened this session family passed a second factor (decision 021). */
+    secondFactor: boolean('second_factor').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_family').on(t.familyId), index('sessions_user').on(t.userId)],

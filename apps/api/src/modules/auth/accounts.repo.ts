@@ -2,11 +2,6 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 
-export async function isUserActive(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db.select({ isActive: users.isActive }).from(users).where(eq(users.id, userId));
-  return row?.isActive ?? false;
-}
-
 /** The active user with this email (compared case-insensitively), or null. */
 export async function findActiveUserByEmail(db: Db, email: string) {
   const [row] = await db

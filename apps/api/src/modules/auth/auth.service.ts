@@ -14,7 +14,7 @@ import { hmacSha256, randomToken, sha256Hex } from '../../lib/tokens.js';
 import { countHit, countInWindow } from '../platform/rate-limit.repo.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { setPasswordHash } from '../password/password.repo.js';
-import { findActiveUserByEmail, isUserActive } from './accounts.repo.js';
+import { findActiveUserByEmail } from './accounts.repo.js';
 import { checkCsrfToken, csrfTokenFor, DEVICE_TOKEN_PATTERN, type IssuedTokens } from './cookies.js';
 import { findUserDto, userDtosAt } from '../users/user-dto.repo.js';
 import { findTwoFactorState } from '../two-factor/two-factor.repo.js';
@@ -50,6 +50,7 @@ async function issueSession(
   app: FastifyInstance,
   userId: string,
   familyId: string,
+  secondFactor: boolean,
   client: ClientInfo,
 ): Promise<IssuedTokens> {
   const { accessMs, refreshMs } = app.config.sessionTtl;
@@ -64,6 +65,7 @@ async function issueSession(
     refreshExpiresAt: new Date(Date.now() + refreshMs),
     ipAddress: client.ip,
     userAgent: client.userAgent?.slice(0, 300),
+    secondFactor,
   });
   return {
     accessToken,
@@ -81,9 +83,13 @@ export interface SignedIn {
   deviceToken: string;
 }
 
-/** A new session family for a user who passed every step, and the browser remembered. */
+/**
+ * A new session family for a user who passed every step, and the browser remembered. The family
+ * records whether a second factor was among the steps: one opened with the password alone is refused
+ * once the account has a factor (plugins/access.ts), so enrolling later never promotes it.
+ */
 async function signedIn(app: FastifyInstance, user: SessionUser, client: ClientInfo): Promise<SignedIn> {
-  const tokens = await issueSession(app, user.id, randomUUID(), client);
+  const tokens = await issueSession(app, user.id, randomUUID(), user.twoFactor.enabled, client);
   const deviceToken = await noticeDevice(app, user, client);
   return { user, tokens, deviceToken };
 }
@@ -272,13 +278,14 @@ export async function refresh(
   }
   if (session.refreshExpiresAt <= new Date()) throw unauthorized(messages.login.sessionExpired);
 
-  if (!(await isUserActive(app.db, session.userId))) {
+  // A family opened without the second factor ends once its account has one (the thief who had
+  // only the password, when the owner enrols).
+  const user = await findSessionUser(app.db, session.userId);
+  if (!user || !user.isActive || (user.twoFactor.enabled && !session.secondFactor)) {
     await revokeFamily(app.db, session.familyId);
     throw unauthorized(messages.login.sessionExpired);
   }
-  const tokens = await issueSession(app, session.userId, session.familyId, client);
-  const user = await findSessionUser(app.db, session.userId);
-  if (!user) throw unauthorized(messages.login.sessionExpired);
+  const tokens = await issueSession(app, session.userId, session.familyId, session.secondFactor, client);
   return { user, tokens };
 }
 

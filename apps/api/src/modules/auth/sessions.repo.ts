@@ -16,6 +16,8 @@ export interface NewSession {
   refreshExpiresAt: Date;
   ipAddress: string;
   userAgent: string | undefined;
+  /** The family's sign-in passed a second factor; a refresh carries it over. */
+  secondFactor: boolean;
 }
 
 export async function insertSession(db: Db, s: NewSession): Promise<void> {
@@ -29,6 +31,7 @@ function prepareSessionLookup(db: Db) {
       sessionId: sql<string>`session_id`,
       familyId: sql<string>`family_id`,
       userId: sql<string>`user_id`,
+      secondFactor: sql<boolean>`second_factor`,
       version: sql<number | string>`identity_version`,
     })
     .from(sql`session_by_access_hash(${sql.placeholder('hash')})`)
@@ -123,6 +126,14 @@ export async function revokeFamily(db: Db, familyId: string) {
   await db
     .update(sessions)
     .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
+}
+
+/** Marks a session family as having passed a second factor (the enrolment that confirmed a code in it). */
+export async function markFamilySecondFactor(db: Db, familyId: string) {
+  await db
+    .update(sessions)
+    .set({ secondFactor: true })
     .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
 }
 

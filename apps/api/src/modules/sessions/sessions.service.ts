@@ -6,6 +6,7 @@ import type { AuthContext } from '../../plugins/access.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { listActiveFamilies, revokeFamilyOfUser, revokeUserSessions } from '../auth/sessions.repo.js';
 import { findUserRecord } from '../users/users.repo.js';
+import { assertManageable } from '../users/users.service.js';
 
 /** The signed-in user's browsers, newest use first; `current` is the one asking. */
 export async function listSessions(app: FastifyInstance, auth: AuthContext): Promise<ActiveSession[]> {
@@ -41,6 +42,7 @@ export async function endUserSessions(
   if (!meets(auth, REQUIREMENTS.endUserSessions)) throw forbidden();
   const user = (await findUserRecord(app.db, userId))?.user;
   if (!user) throw notFound(messages.users.notFound);
+  await assertManageable(app.db, auth, user.roleId);
   return app.db.transaction(async (tx) => {
     const ended = await revokeUserSessions(tx, user.id);
     await recordActivity(tx, {

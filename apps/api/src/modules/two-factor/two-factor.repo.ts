@@ -75,6 +75,18 @@ export async function replaceRecoveryCodes(db: Db, userId: string, codeHashes: r
   await db.insert(recoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
 }
 
+/** Spends an unused recovery code; of two requests with the same code exactly one succeeds. */
+export async function spendRecoveryCode(db: Db, userId: string, codeHash: string): Promise<boolean> {
+  const rows = await db
+    .update(recoveryCodes)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)),
+    )
+    .returning({ id: recoveryCodes.id });
+  return rows.length === 1;
+}
+
 export async function countRecoveryCodesLeft(db: Db, userId: string): Promise<number> {
   const [row] = await db
     .select({ left: count() })

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   confirmTwoFactorBodySchema,
   enableTwoFactorBodySchema,
+  idParamsSchema,
   messages,
   okSchema,
   recoveryCodesSchema,
@@ -16,6 +17,8 @@ import {
   disableTwoFactor,
   enableTwoFactor,
   regenerateRecoveryCodes,
+  replaceAuthenticator,
+  resetUserTwoFactor,
   startSetup,
   twoFactorStatus,
 } from './two-factor.service.js';
@@ -105,6 +108,43 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
         message: messages.twoFactor.recoveryCodesMade,
         data: { recoveryCodes },
       };
+    },
+  );
+
+  app.post(
+    '/api/auth/two-factor/replace',
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags,
+        summary:
+          'Set up a new authenticator for a lost one (the password and a current code or a recovery code); answers the new secret, confirmed by /enable',
+        body: confirmTwoFactorBodySchema,
+        response: { 200: successSchema(twoFactorSetupSchema).extend({ message: z.string() }) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: messages.twoFactor.replaceStarted,
+      data: await replaceAuthenticator(app, requireAuth(request), request.body),
+    }),
+  );
+
+  app.post(
+    '/api/auth/users/:id/two-factor/reset',
+    {
+      config: { access: access.can('users', 'UPDATE') },
+      schema: {
+        tags,
+        summary:
+          "Remove another user's second factor (lost authenticator and recovery codes); ends their sessions and mails them",
+        params: idParamsSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await resetUserTwoFactor(app, requireAuth(request), request.params.id);
+      return { success: true as const, message: messages.twoFactor.userReset };
     },
   );
 }

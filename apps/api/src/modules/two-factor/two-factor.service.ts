@@ -1,14 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  formatDateTime,
+  meets,
   messages,
+  REQUIREMENTS,
+  TOTP_CODE_PATTERN,
   type ConfirmTwoFactorBody,
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '@portal/shared';
-import { badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import type { AuthContext } from '../../plugins/access.js';
-import { recordOwnAccountChange } from '../activity/activity.repo.js';
+import { recordActivity, recordOwnAccountChange } from '../activity/activity.repo.js';
 import { findAccountEmail } from '../auth/accounts.repo.js';
+import { markFamilySecondFactor, revokeUserSessions } from '../auth/sessions.repo.js';
+import { assertManageable } from '../users/users.service.js';
+import { findUserRecord } from '../users/users.repo.js';
 import { findPasswordHash } from '../password/password.repo.js';
 import { countHit } from '../platform/rate-limit.repo.js';
 import {
@@ -19,6 +26,7 @@ import {
   findTotp,
   replaceRecoveryCodes,
   savePendingSecret,
+  spendRecoveryCode,
   type TotpRow,
 } from './two-factor.repo.js';
 import {
@@ -96,7 +104,11 @@ async function issueRecoveryCodes(app: FastifyInstance, db: FastifyInstance['db'
   return codes;
 }
 
-/** Confirms the waiting secret with its first code: two-factor sign-in is on, and recovery codes made. */
+/**
+ * Confirms the waiting secret with its first code: two-factor sign-in is on, and recovery codes made.
+ * This session typed a code, so it counts as signed in with the factor; every other session of the
+ * user ends (one opened with a stolen password must not outlive the owner's enrolment).
+ */
 export async function enableTwoFactor(app: FastifyInstance, auth: AuthContext, code: string) {
   await countChangeAttempt(app, auth);
   const totp = await findTotp(app.db, auth.userId);
@@ -105,13 +117,19 @@ export async function enableTwoFactor(app: FastifyInstance, auth: AuthContext, c
   if (!(await acceptCode(app, totp, code))) throw badRequest(messages.twoFactor.codeInvalid);
   return app.db.transaction(async (tx) => {
     await confirmTotp(tx, auth.userId);
+    await markFamilySecondFactor(tx, auth.familyId);
+    await revokeUserSessions(tx, auth.userId, auth.familyId);
     const recoveryCodes = await issueRecoveryCodes(app, tx, auth.userId);
     await recordOwnAccountChange(tx, auth, 'Turned on two-factor sign-in');
     return recoveryCodes;
   });
 }
 
-/** Turning it off or making new recovery codes: the password, then a current code. */
+/**
+ * Turning it off, making new recovery codes or replacing the authenticator: the password, then a
+ * current code or an unused recovery code (which this spends), so a lost authenticator is not a
+ * locked account.
+ */
 async function confirmWithPasswordAndCode(
   app: FastifyInstance,
   auth: AuthContext,
@@ -125,15 +143,98 @@ async function confirmWithPasswordAndCode(
   if (!(await app.hasher.verify(account.passwordHash, body.password))) {
     throw badRequest(messages.password.currentIncorrect);
   }
-  if (!(await acceptCode(app, totp, body.code))) throw badRequest(messages.twoFactor.codeInvalid);
+  const typed = body.code.replace(/\s+/g, '');
+  const accepted = TOTP_CODE_PATTERN.test(typed)
+    ? await acceptCode(app, totp, typed)
+    : await spendRecoveryCode(
+        app.db,
+        auth.userId,
+        recoveryCodeHash(app.secrets.twoFactor.recoveryKey, body.code),
+      );
+  if (!accepted) throw badRequest(messages.twoFactor.codeInvalid);
 }
 
+/** Turning the factor off ends the user's other sessions, as turning it on does. */
 export async function disableTwoFactor(app: FastifyInstance, auth: AuthContext, body: ConfirmTwoFactorBody) {
   await confirmWithPasswordAndCode(app, auth, body);
   await app.db.transaction(async (tx) => {
     await deleteTwoFactor(tx, auth.userId);
+    await revokeUserSessions(tx, auth.userId, auth.familyId);
     await recordOwnAccountChange(tx, auth, 'Turned off two-factor sign-in');
   });
+}
+
+/**
+ * A new authenticator for a lost or replaced one: proved like turning it off, then the old factor
+ * and its recovery codes are gone and a new secret waits for its first code (`enableTwoFactor`),
+ * in one transaction. Other sessions end.
+ */
+export async function replaceAuthenticator(
+  app: FastifyInstance,
+  auth: AuthContext,
+  body: ConfirmTwoFactorBody,
+): Promise<TwoFactorSetup> {
+  await confirmWithPasswordAndCode(app, auth, body);
+  const secret = newTotpSecret();
+  await app.db.transaction(async (tx) => {
+    await deleteTwoFactor(tx, auth.userId);
+    await savePendingSecret(tx, auth.userId, encryptSecret(app.secrets.twoFactor.secretKey, secret));
+    await revokeUserSessions(tx, auth.userId, auth.familyId);
+    await recordOwnAccountChange(tx, auth, 'Started setting up a new authenticator');
+  });
+  const email = await findAccountEmail(app.db, auth.userId);
+  return { secret, otpauthUri: otpauthUri(secret, email ?? auth.userId) };
+}
+
+function factorResetMail(app: FastifyInstance, to: string, by: string) {
+  return {
+    to,
+    subject: messages.twoFactor.resetSubject,
+    text: [
+      `Your two-factor sign-in was reset by ${by} at ${formatDateTime(new Date())} (India Standard Time).`,
+      'Every session of your account was ended. At your next sign-in you set up an authenticator again',
+      'if your role requires one, or from Settings → Two-factor sign-in.',
+      '',
+      'If you did not ask for this, tell your administrator and set a new password:',
+      `${app.env.publicOrigin}/auth/forgot-password`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * Removes another user's second factor (they lost their authenticator and their recovery codes):
+ * the platform operator's act, never on themselves, never on someone with a wider role. Every session
+ * of the user ends, the reset is recorded in the activity log and the user is mailed. `actor` null is
+ * the operator's command line (`npm run reset-two-factor`), for the last super administrator.
+ */
+export async function resetUserTwoFactor(
+  app: FastifyInstance,
+  actor: AuthContext | null,
+  userId: string,
+): Promise<void> {
+  if (actor) {
+    if (!meets(actor, REQUIREMENTS.resetUserTwoFactor)) throw forbidden();
+    if (actor.userId === userId) throw forbidden(messages.twoFactor.cannotResetOwn);
+  }
+  const outboxId = await app.db.transaction(async (tx) => {
+    const user = (await findUserRecord(tx, userId))?.user;
+    if (!user) throw notFound(messages.users.notFound);
+    if (actor) await assertManageable(tx, actor, user.roleId);
+    const totp = await findTotp(tx, user.id);
+    if (!totp?.confirmedAt) throw conflict(messages.twoFactor.notEnabled);
+    await deleteTwoFactor(tx, user.id);
+    await revokeUserSessions(tx, user.id);
+    await recordActivity(tx, {
+      organizationId: user.organizationId,
+      actorUserId: actor?.userId ?? null,
+      action: 'updated',
+      entityType: 'user',
+      entityId: user.id,
+      message: `Reset the two-factor sign-in of ${user.username}${actor ? '' : ' (operator command)'}`,
+    });
+    return app.mailer.enqueue(tx, factorResetMail(app, user.email, actor ? 'an administrator' : 'the operator'));
+  });
+  await app.mailer.deliver(app.db, outboxId);
 }
 
 export async function regenerateRecoveryCodes(

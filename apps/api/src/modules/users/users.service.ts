@@ -202,8 +202,11 @@ async function userInScope(db: Db, actor: Actor, userId: string) {
   return record;
 }
 
-/** Anyone but super_admin manages only users whose role is no wider than their own. */
-async function assertManageable(db: Db, actor: Actor, roleId: string) {
+/**
+ * Anyone but super_admin manages only users whose role is no wider than their own: every route that
+ * acts on another user checks it (test/no-wider-role.test.ts).
+ */
+export async function assertManageable(db: Db, actor: Actor, roleId: string) {
   if (actor.isSuperAdmin) return;
   const held = (await loadRolePermissions(db, [roleId])).get(roleId) ?? [];
   if (!holdsAll(actor.permissions, held)) throw forbidden(messages.roles.scopeNotHeld);
