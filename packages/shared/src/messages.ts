@@ -134,6 +134,8 @@ export const messages = {
     activated: 'User activated successfully',
     creating: 'Creating user...',
     duplicate: 'A user with this username or email already exists.',
+    tooManyConflicts:
+      'Too many usernames or emails already in use were tried in the last hour. Please try again later.',
     notFound: 'User not found',
     cannotDeactivateSelf: 'You cannot deactivate your own account.',
     cannotChangeOwnRole: 'You cannot change your own role.',

@@ -18,12 +18,15 @@ import {
   isUniqueViolation,
   notFound,
   invalidInput,
+  tooManyRequests,
+  AppError,
 } from '../../lib/errors.js';
 import { can, tenantScope, type AuthContext } from '../../plugins/access.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { resetLink } from '../auth/auth.service.js';
 import { issueOneTimeToken } from '../auth/one-time-tokens.repo.js';
 import { revokeUserSessions } from '../auth/sessions.repo.js';
+import { countHit, countInWindow } from '../platform/rate-limit.repo.js';
 import type { Mailer } from '../mail/mail.service.js';
 import { loadRolePermissions } from '../roles/permissions.repo.js';
 import { toUserDtos, userDtosAt } from './user-dto.repo.js';
@@ -335,6 +338,46 @@ function inviteDelivery(app: FastifyInstance): InviteDelivery {
   return { mailer: app.mailer, baseUrl: app.env.publicOrigin };
 }
 
+/**
+ * Usernames and emails are unique across the portal, so "already exists" tells a tenant that one is
+ * in use, perhaps in another organization. That disclosure is bounded and audited (docs/decisions/
+ * 022): each such refusal to a tenant's user is recorded in the organization's activity, and after
+ * IDENTITY_CONFLICTS_PER_HOUR of them the organization's invitations and username changes all
+ * answer 429 until the hour has passed, taken or not, so the pause itself tells nothing.
+ */
+export const IDENTITY_CONFLICTS_PER_HOUR = 10;
+const IDENTITY_CONFLICT_WINDOW_MS = 60 * 60_000;
+
+async function boundIdentityConflicts<T>(
+  app: FastifyInstance,
+  actor: Actor,
+  tried: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const scope = tenantScope(actor);
+  if (scope === null) return work();
+  const key = `identity-conflicts:org:${scope}`;
+  if ((await countInWindow(app.db, key, IDENTITY_CONFLICT_WINDOW_MS)) >= IDENTITY_CONFLICTS_PER_HOUR) {
+    throw tooManyRequests(messages.users.tooManyConflicts);
+  }
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError && error.message === messages.users.duplicate) {
+      await countHit(app.db, key, IDENTITY_CONFLICT_WINDOW_MS);
+      await recordActivity(app.db, {
+        organizationId: scope,
+        actorUserId: actor.userId,
+        action: 'other',
+        entityType: 'user',
+        entityId: null,
+        message: `Refused: the username or email of ${tried} is already in use`,
+      });
+    }
+    throw error;
+  }
+}
+
 /** POST /api/auth/users and register: the new user's id, the invite email sent. */
 export async function inviteUser(
   app: FastifyInstance,
@@ -342,15 +385,25 @@ export async function inviteUser(
   input: CreateUserBody,
   options: CreateUserOptions,
 ): Promise<string> {
-  const created = await app.db.transaction((tx) =>
-    createUserIn(tx, actor, input, inviteDelivery(app), options),
+  const tried = describeIdentity(input);
+  const created = await boundIdentityConflicts(app, actor, tried, () =>
+    app.db.transaction((tx) => createUserIn(tx, actor, input, inviteDelivery(app), options)),
   );
   await app.mailer.deliver(app.db, created.outboxId);
   return created.user.id;
 }
 
+/** What an audit entry names of a refused identity: the typed username and email, cut short. */
+function describeIdentity(input: { username?: unknown; email?: unknown }): string {
+  const part = (value: unknown) => (typeof value === 'string' ? value.trim().slice(0, 120) : '');
+  return [part(input.username), part(input.email)].filter(Boolean).join(' / ') || 'a user';
+}
+
 export async function updateUser(app: FastifyInstance, actor: Actor, userId: string, body: UpdateUserBody) {
-  await app.db.transaction((tx) => updateUserIn(tx, actor, userId, body));
+  const work = () => app.db.transaction((tx) => updateUserIn(tx, actor, userId, body));
+  // Only a new username can meet another organization's; the email never changes.
+  if (body.username === undefined) return work();
+  await boundIdentityConflicts(app, actor, describeIdentity({ username: body.username }), work);
 }
 
 export async function setUserActive(app: FastifyInstance, actor: Actor, userId: string, active: boolean) {
