@@ -16,3 +16,13 @@ export async function findAccountEmail(db: Db, userId: string): Promise<string |
   const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
   return row?.email ?? null;
 }
+
+/** Any account with this email (compared case-insensitively), active or not. */
+export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
+    .limit(1);
+  return row?.id ?? null;
+}

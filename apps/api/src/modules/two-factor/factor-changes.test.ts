@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, SYSTEM_ROLES } from '@portal/shared';
 import { activityEntries, emailOutbox, roles, sessions, users, userTotp } from '../../db/schema/index.js';
 import {
+  ADMIN_EMAIL,
   createTestApp,
   createUserDirect,
   enrolTwoFactor,
@@ -20,6 +21,7 @@ import {
   type TestContext,
 } from '../../../test/harness.js';
 import { createRole, createTenant } from '../../../test/fixtures.js';
+import { resetTwoFactorByEmail } from './two-factor.service.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -273,5 +275,27 @@ describe("the platform operator resets a user's factor", () => {
     expect(
       await ctx.database.db.select().from(userTotp).where(eq(userTotp.userId, ctx.adminId)),
     ).toHaveLength(1);
+  });
+});
+
+describe("the operator's command", () => {
+  // Last in the file: it takes the template's super administrator's factor away.
+  it('resets the last super administrator, who signs in with the password and must enrol again', async () => {
+    const before = await signIn(ctx.app);
+    const said = await resetTwoFactorByEmail(ctx.app, ADMIN_EMAIL.toUpperCase());
+    expect(said).toContain('was reset');
+    expect((await before.get('/api/auth/profile')).statusCode).toBe(401);
+    const session = await signIn(ctx.app);
+    expect((await session.get('/api/auth/auth-session/me')).json().data.twoFactor).toEqual({
+      enabled: false,
+      required: true,
+    });
+    expect((await session.get('/api/auth/users?pageSize=1')).statusCode).toBe(403);
+    const audit = await ctx.database.db
+      .select({ actor: activityEntries.actorUserId, message: activityEntries.message })
+      .from(activityEntries)
+      .where(eq(activityEntries.entityId, ctx.adminId));
+    expect(audit).toContainEqual({ actor: null, message: expect.stringContaining('(operator command)') });
+    await expect(resetTwoFactorByEmail(ctx.app, 'nobody@portal.test')).rejects.toThrow('No account');
   });
 });

@@ -81,7 +81,11 @@ export async function spendRecoveryCode(db: Db, userId: string, codeHash: string
     .update(recoveryCodes)
     .set({ usedAt: sql`now()` })
     .where(
-      and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)),
+      and(
+        eq(recoveryCodes.userId, userId),
+        eq(recoveryCodes.codeHash, codeHash),
+        isNull(recoveryCodes.usedAt),
+      ),
     )
     .returning({ id: recoveryCodes.id });
   return rows.length === 1;

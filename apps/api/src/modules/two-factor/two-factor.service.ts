@@ -9,10 +9,17 @@ import {
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '@portal/shared';
-import { badRequest, conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  tooManyRequests,
+  unauthorized,
+} from '../../lib/errors.js';
 import type { AuthContext } from '../../plugins/access.js';
 import { recordActivity, recordOwnAccountChange } from '../activity/activity.repo.js';
-import { findAccountEmail } from '../auth/accounts.repo.js';
+import { findAccountEmail, findUserIdByEmail } from '../auth/accounts.repo.js';
 import { markFamilySecondFactor, revokeUserSessions } from '../auth/sessions.repo.js';
 import { assertManageable } from '../users/users.service.js';
 import { findUserRecord } from '../users/users.repo.js';
@@ -232,7 +239,10 @@ export async function resetUserTwoFactor(
       entityId: user.id,
       message: `Reset the two-factor sign-in of ${user.username}${actor ? '' : ' (operator command)'}`,
     });
-    return app.mailer.enqueue(tx, factorResetMail(app, user.email, actor ? 'an administrator' : 'the operator'));
+    return app.mailer.enqueue(
+      tx,
+      factorResetMail(app, user.email, actor ? 'an administrator' : 'the operator'),
+    );
   });
   await app.mailer.deliver(app.db, outboxId);
 }
@@ -244,4 +254,12 @@ export async function regenerateRecoveryCodes(
 ): Promise<string[]> {
   await confirmWithPasswordAndCode(app, auth, body);
   return app.db.transaction((tx) => issueRecoveryCodes(app, tx, auth.userId));
+}
+
+/** The operator's command (`npm run reset-two-factor -- EMAIL`): `resetUserTwoFactor` by email. */
+export async function resetTwoFactorByEmail(app: FastifyInstance, email: string): Promise<string> {
+  const userId = await findUserIdByEmail(app.db, email);
+  if (!userId) throw notFound(`No account has the email ${email}`);
+  await resetUserTwoFactor(app, null, userId);
+  return `Two-factor sign-in of ${email} was reset: every session ended and the user was mailed. They sign in with their password and set up an authenticator again.`;
 }

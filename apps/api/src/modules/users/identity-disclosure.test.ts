@@ -1,7 +1,7 @@
 /**
  * Usernames and emails are unique across organizations, so an invitation refused as "already exists"
  * tells a tenant that one is in use somewhere. The disclosure is bounded and audited
- * (docs/decisions/022): each refusal is in the organization's activity, and after
+ * (docs/decisions/023): each refusal is in the organization's activity, and after
  * IDENTITY_CONFLICTS_PER_HOUR the organization's invitations pause for the hour, taken or not.
  */
 import { randomUUID } from 'node:crypto';

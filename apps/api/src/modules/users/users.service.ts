@@ -341,7 +341,7 @@ function inviteDelivery(app: FastifyInstance): InviteDelivery {
 /**
  * Usernames and emails are unique across the portal, so "already exists" tells a tenant that one is
  * in use, perhaps in another organization. That disclosure is bounded and audited (docs/decisions/
- * 022): each such refusal to a tenant's user is recorded in the organization's activity, and after
+ * 023): each such refusal to a tenant's user is recorded in the organization's activity, and after
  * IDENTITY_CONFLICTS_PER_HOUR of them the organization's invitations and username changes all
  * answer 429 until the hour has passed, taken or not, so the pause itself tells nothing.
  */

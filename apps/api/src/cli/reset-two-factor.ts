@@ -1,0 +1,53 @@
+/**
+ * `npm run reset-two-factor -- EMAIL`: the operator removes a user's second factor from the command
+ * line, for the one case the portal cannot serve: the last super administrator lost both the
+ * authenticator and the recovery codes. Anyone else is reset by a super administrator in Users.
+ * The reset is the same as the screen's (sessions ended, activity recorded, the user mailed); with
+ * the embedded database the portal must be stopped first (one process per data folder).
+ */
+import { join, resolve } from 'node:path';
+import { buildApp } from '../app.js';
+import { openDatabase } from '../db/client.js';
+import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.js';
+import { ConfigError, loadEnv } from '../env.js';
+import { AppError } from '../lib/errors.js';
+import { resetTwoFactorByEmail } from '../modules/two-factor/two-factor.service.js';
+
+async function main(args: string[]) {
+  const email = args[0]?.trim();
+  if (!email || args.length !== 1) {
+    process.stderr.write('Usage: npm run reset-two-factor -- EMAIL\n');
+    process.exit(2);
+  }
+  const env = loadEnv();
+  const dataDir = resolve(env.DATA_DIR);
+  const unlock = env.DATABASE_URL ? () => {} : lockDataDir(dataDir);
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: join(dataDir, 'pg'),
+    onEmbeddedExit: (error) => {
+      process.stderr.write(`The embedded database stopped: ${error.message}\n`);
+      unlock();
+      process.exit(1);
+    },
+  });
+  try {
+    await database.migrate();
+    const app = await buildApp({ env, database, logger: { level: 'warn' } });
+    try {
+      process.stdout.write(`${await resetTwoFactorByEmail(app, email)}\n`);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await database.close();
+    unlock();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const known =
+    error instanceof DataDirLockedError || error instanceof ConfigError || error instanceof AppError;
+  process.stderr.write(`${known ? (error as Error).message : String((error as Error).stack ?? error)}\n`);
+  process.exit(1);
+});
