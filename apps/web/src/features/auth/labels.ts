@@ -4,8 +4,10 @@ import { RECOVERY_CODE_COUNT, SIGN_IN_CHALLENGE_MINUTES, TOTP_DIGITS } from '@po
 export const labels = {
   secondStepSubtitle: `Enter the ${TOTP_DIGITS}-digit code your authenticator app shows, or one of your recovery codes, within ${SIGN_IN_CHALLENGE_MINUTES} minutes.`,
   authenticationCode: 'Authentication code',
+  codeOrRecoveryCode: 'Authentication code or recovery code',
   recoveryCode: 'Recovery code',
-  recoveryCodeHint: 'Each recovery code works once.',
+  recoveryCodeHint:
+    'Each recovery code works once. Lost your phone? Once signed in, set up a new authenticator in Settings → Two-factor sign-in.',
   verify: 'Verify',
   useRecoveryCode: 'Use a recovery code',
   useAuthenticator: 'Use your authenticator app',

@@ -17,11 +17,17 @@ export const labels = {
     'Your role requires two-factor sign-in: turned off, it has to be set up again before you can go on.',
   done: 'Done',
   turnOffTitle: 'Turn off two-factor sign-in',
-  turnOffIntro: 'Enter your password and the code your authenticator app shows now.',
+  turnOffIntro:
+    'Enter your password and the code your authenticator app shows now, or one of your recovery codes.',
   newCodesTitle: 'Make new recovery codes',
   newCodesIntro:
-    'The recovery codes you have now will stop working. Enter your password and the code your authenticator app shows now.',
+    'The recovery codes you have now will stop working. Enter your password and the code your authenticator app shows now, or one of your recovery codes.',
   makeCodes: 'Make new codes',
+  newAuthenticator: 'Set up a new authenticator',
+  newAuthenticatorTitle: 'Set up a new authenticator',
+  newAuthenticatorIntro:
+    'Lost or replaced your phone? Enter your password and one of your recovery codes (or a current code). Your old authenticator and recovery codes stop working, and your other sessions are signed out.',
+  startNewAuthenticator: 'Continue',
 
   sessionsIntro:
     'The browsers signed in to your account. End any you do not recognise, then change your password.',

@@ -21,14 +21,16 @@ export interface TwoFactorEnrolmentProps {
   onFinished(): void;
   /** Two-factor sign-in is on and the recovery codes are on screen: keep this mounted until finished. */
   onEnabled?(): void;
+  /** A secret already made (a new authenticator for a lost one): start at its first code. */
+  setup?: TwoFactorSetup;
 }
 
 /**
  * Setting up two-factor sign-in, in Settings and on the page a role that requires it leads to: a new
  * secret (QR code and setup key), its first code, then the recovery codes, shown this once.
  */
-export function TwoFactorEnrolment({ finishLabel, onFinished, onEnabled }: TwoFactorEnrolmentProps) {
-  const [step, setStep] = useState<Step>({ name: 'start' });
+export function TwoFactorEnrolment({ finishLabel, onFinished, onEnabled, setup }: TwoFactorEnrolmentProps) {
+  const [step, setStep] = useState<Step>(setup ? { name: 'confirm', setup } : { name: 'start' });
   const startSetup = useStartTwoFactorSetup();
 
   if (step.name === 'codes')

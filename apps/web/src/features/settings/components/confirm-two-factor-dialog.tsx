@@ -37,8 +37,9 @@ export interface ConfirmTwoFactorDialogProps {
 }
 
 /**
- * Turning two-factor sign-in off, or making new recovery codes: both ask for the password and a
- * current code. Mounted once per opening, so each opening starts empty.
+ * Turning two-factor sign-in off, making new recovery codes or setting up a new authenticator: each
+ * asks for the password and a current code or a recovery code (the phone may be lost). Mounted once
+ * per opening, so each opening starts empty.
  */
 export function ConfirmTwoFactorDialog({
   title,
@@ -95,13 +96,12 @@ export function ConfirmTwoFactorDialog({
               helperText={formState.errors.password?.message}
             />
             <TextField
-              label={authLabels.authenticationCode}
+              label={authLabels.codeOrRecoveryCode}
               autoComplete="one-time-code"
               fullWidth
               {...register('code')}
               error={!!formState.errors.code}
               helperText={formState.errors.code?.message}
-              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
             />
           </Stack>
         </DialogContent>

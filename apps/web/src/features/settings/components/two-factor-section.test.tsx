@@ -173,13 +173,13 @@ describe('Settings → Two-factor sign-in: when it is on', () => {
     expect(await within(dialog).findByText(messages.password.currentRequired)).toBeTruthy();
     expect(within(dialog).getByText(messages.twoFactor.codeRequired)).toBeTruthy();
     await ui.type(passwordInput(), 'wrong');
-    await ui.type(textbox(authLabels.authenticationCode), '12ab56');
+    await ui.type(textbox(authLabels.codeOrRecoveryCode), '12ab56');
     await ui.click(within(dialog).getByRole('button', { name: labels.turnOff }));
-    expect(await within(dialog).findByText(messages.twoFactor.codeFormat)).toBeTruthy();
+    expect(await within(dialog).findByText(messages.twoFactor.codeOrRecoveryFormat)).toBeTruthy();
     expect(apiMock.post).not.toHaveBeenCalled();
 
-    await ui.clear(textbox(authLabels.authenticationCode));
-    await ui.type(textbox(authLabels.authenticationCode), '123456');
+    await ui.clear(textbox(authLabels.codeOrRecoveryCode));
+    await ui.type(textbox(authLabels.codeOrRecoveryCode), '123456');
     await ui.click(within(dialog).getByRole('button', { name: labels.turnOff }));
     expect(await within(dialog).findByText(messages.password.currentIncorrect)).toBeTruthy();
     expect(passwordInput().getAttribute('aria-invalid')).toBe('true');
@@ -205,10 +205,10 @@ describe('Settings → Two-factor sign-in: when it is on', () => {
     await ui.click(await screen.findByRole('button', { name: labels.turnOff }));
     const dialog = await screen.findByRole('dialog', { name: labels.turnOffTitle });
     await ui.type(passwordInput(), PASSWORD);
-    await ui.type(textbox(authLabels.authenticationCode), '123456');
+    await ui.type(textbox(authLabels.codeOrRecoveryCode), '123456');
     await ui.click(within(dialog).getByRole('button', { name: labels.turnOff }));
     expect(await within(dialog).findByText(messages.twoFactor.codeInvalid)).toBeTruthy();
-    expect(textbox(authLabels.authenticationCode).value).toBe('');
+    expect(textbox(authLabels.codeOrRecoveryCode).value).toBe('');
     expect(passwordInput().value).toBe(PASSWORD);
   });
 
@@ -230,7 +230,7 @@ describe('Settings → Two-factor sign-in: when it is on', () => {
     await ui.click(await screen.findByRole('button', { name: labels.newRecoveryCodes }));
     const dialog = await screen.findByRole('dialog', { name: labels.newCodesTitle });
     await ui.type(passwordInput(), PASSWORD);
-    await ui.type(textbox(authLabels.authenticationCode), '123456');
+    await ui.type(textbox(authLabels.codeOrRecoveryCode), '123456');
     await ui.click(within(dialog).getByRole('button', { name: labels.makeCodes }));
     expect(await screen.findByText(messages.twoFactor.recoveryCodesMade)).toBeTruthy();
     expect(apiMock.post).toHaveBeenCalledWith('/auth/two-factor/recovery-codes', {
@@ -242,5 +242,45 @@ describe('Settings → Two-factor sign-in: when it is on', () => {
     await ui.click(screen.getByRole('button', { name: labels.done }));
     expect(screen.queryByRole('list', { name: authLabels.recoveryCodesTitle })).toBeNull();
     expect(screen.getByRole('button', { name: labels.newRecoveryCodes })).toBeTruthy();
+  });
+
+  it('sets up a new authenticator for a lost one with the password and a recovery code', async () => {
+    const NEW_SECRET = 'KRSXG5CTMVRXEZLU';
+    apiMock.post.mockImplementation(async (path: string, body: { password?: string; code: string }) => {
+      if (path === '/auth/two-factor/replace') {
+        if (body.code !== 'k7m2q-9xw4c') throw refusal(400, messages.twoFactor.codeInvalid);
+        return {
+          success: true,
+          message: messages.twoFactor.replaceStarted,
+          data: { secret: NEW_SECRET, otpauthUri: `otpauth://totp/Portal:asha?secret=${NEW_SECRET}` },
+        };
+      }
+      if (path === '/auth/two-factor/enable') {
+        status = { ...on, recoveryCodesLeft: RECOVERY_CODE_COUNT };
+        return { success: true, data: { recoveryCodes: CODES }, message: messages.twoFactor.enabled };
+      }
+      throw new Error(`unexpected ${path}`);
+    });
+    const ui = userEvent.setup();
+    renderSection();
+    await ui.click(await screen.findByRole('button', { name: labels.newAuthenticator }));
+    const dialog = await screen.findByRole('dialog', { name: labels.newAuthenticatorTitle });
+    expect(within(dialog).getByText(labels.newAuthenticatorIntro)).toBeTruthy();
+    await ui.type(passwordInput(), PASSWORD);
+    await ui.type(textbox(authLabels.codeOrRecoveryCode), 'k7m2q-2222c');
+    await ui.click(within(dialog).getByRole('button', { name: labels.startNewAuthenticator }));
+    expect(await within(dialog).findByText(messages.twoFactor.codeInvalid)).toBeTruthy();
+
+    await ui.type(textbox(authLabels.codeOrRecoveryCode), 'k7m2q-9xw4c');
+    await ui.click(within(dialog).getByRole('button', { name: labels.startNewAuthenticator }));
+    // The new secret's QR code and key, then its first code and new recovery codes.
+    expect(await screen.findByRole('img', { name: authLabels.qrTitle })).toBeTruthy();
+    expect(screen.getByTestId('setup-key').textContent).toBe('KRSX G5CT MVRX EZLU');
+    await ui.type(textbox(authLabels.authenticationCode), '123456');
+    await ui.click(screen.getByRole('button', { name: authLabels.confirm }));
+    expect(await screen.findByRole('list', { name: authLabels.recoveryCodesTitle })).toBeTruthy();
+    await ui.click(screen.getByRole('button', { name: labels.done }));
+    expect(await screen.findByText(labels.recoveryCodesLeft(RECOVERY_CODE_COUNT))).toBeTruthy();
+    expect(auth.refetchUser).toHaveBeenCalled();
   });
 });

@@ -1,11 +1,18 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Chip, CircularProgress, Stack, Typography } from '@mui/material';
-import { formatDate, messages, type ConfirmTwoFactorBody, type TwoFactorStatus } from '@portal/shared';
+import {
+  formatDate,
+  messages,
+  type ConfirmTwoFactorBody,
+  type TwoFactorSetup,
+  type TwoFactorStatus,
+} from '@portal/shared';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { enqueueSnackbar } from '../../../lib/snackbar';
 import { useDisableTwoFactor } from '../../auth/api/disable-two-factor';
 import { useTwoFactorStatus } from '../../auth/api/get-two-factor-status';
 import { useMakeRecoveryCodes } from '../../auth/api/make-recovery-codes';
+import { useReplaceAuthenticator } from '../../auth/api/replace-authenticator';
 import { useAuth } from '../../auth/auth-context';
 import { RecoveryCodes } from '../../auth/components/recovery-codes';
 import { TwoFactorEnrolment } from '../../auth/components/two-factor-enrolment';
@@ -58,13 +65,19 @@ function StateLine({ on, details }: { on: boolean; details?: string[] }) {
   );
 }
 
-/** Two-factor sign-in is on: since when, the codes left, new recovery codes and turning it off. */
+/**
+ * Two-factor sign-in is on: since when, the codes left, new recovery codes, a new authenticator for a
+ * lost one, and turning it off.
+ */
 function TwoFactorOn({ status }: { status: TwoFactorStatus }) {
   const { refetchUser } = useAuth();
   const disable = useDisableTwoFactor();
   const makeCodes = useMakeRecoveryCodes();
-  const [dialog, setDialog] = useState<'turn-off' | 'new-codes' | null>(null);
+  const replace = useReplaceAuthenticator();
+  const [dialog, setDialog] = useState<'turn-off' | 'new-codes' | 'new-authenticator' | null>(null);
   const [newCodes, setNewCodes] = useState<string[] | null>(null);
+  // The old authenticator is gone: the new one's secret, until its first code and recovery codes are done.
+  const [newSecret, setNewSecret] = useState<TwoFactorSetup | null>(null);
 
   const turnOff = async (body: ConfirmTwoFactorBody) => {
     await disable.mutateAsync(body);
@@ -78,6 +91,23 @@ function TwoFactorOn({ status }: { status: TwoFactorStatus }) {
     setDialog(null);
     enqueueSnackbar(messages.twoFactor.recoveryCodesMade, { variant: 'success' });
   };
+
+  const startNewAuthenticator = async (body: ConfirmTwoFactorBody) => {
+    setNewSecret(await replace.mutateAsync(body));
+    setDialog(null);
+  };
+
+  if (newSecret)
+    return (
+      <TwoFactorEnrolment
+        setup={newSecret}
+        finishLabel={labels.done}
+        onFinished={() => {
+          setNewSecret(null);
+          void refetchUser();
+        }}
+      />
+    );
 
   const details = [
     ...(status.enabledAt ? [labels.twoFactorSince(formatDate(status.enabledAt))] : []),
@@ -100,6 +130,9 @@ function TwoFactorOn({ status }: { status: TwoFactorStatus }) {
           <Button variant="outlined" onClick={() => setDialog('new-codes')}>
             {labels.newRecoveryCodes}
           </Button>
+          <Button variant="outlined" onClick={() => setDialog('new-authenticator')}>
+            {labels.newAuthenticator}
+          </Button>
           <Button variant="outlined" color="error" onClick={() => setDialog('turn-off')}>
             {labels.turnOff}
           </Button>
@@ -117,6 +150,15 @@ function TwoFactorOn({ status }: { status: TwoFactorStatus }) {
           confirmLabel={labels.turnOff}
           destructive
           send={turnOff}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'new-authenticator' && (
+        <ConfirmTwoFactorDialog
+          title={labels.newAuthenticatorTitle}
+          intro={labels.newAuthenticatorIntro}
+          confirmLabel={labels.startNewAuthenticator}
+          send={startNewAuthenticator}
           onClose={() => setDialog(null)}
         />
       )}
