@@ -1,4 +1,16 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { payments } from './billing.js';
 import { createdAt, id, timestampTz, updatedAt } from './columns.js';
 import { organizations } from './tenancy.js';
@@ -25,17 +37,34 @@ export const sellerTaxProfile = pgTable('seller_tax_profile', {
 });
 
 /**
- * The last number given in each series and financial year. Taking the next one updates this row,
- * which stays locked until the issuing transaction ends: numbers are consecutive with no gap.
+ * The last number given with each prefix (in capitals) in each financial year, on invoices and credit
+ * notes together: a prefix is a series, whichever kind of document carries it (migration 0011,
+ * docs/decisions/020). Taking the next one updates this row, which stays locked until the issuing
+ * transaction ends: numbers are consecutive with no gap.
  */
 export const documentCounters = pgTable(
   'document_counters',
   {
-    series: text('series', { enum: ['invoice', 'credit_note'] }).notNull(),
+    prefix: text('prefix').notNull(),
     financialYear: text('financial_year').notNull(),
     lastNumber: integer('last_number').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.series, t.financialYear] })],
+  (t) => [primaryKey({ columns: [t.prefix, t.financialYear] })],
+);
+
+/**
+ * Every number issued, invoices and credit notes together, whatever their case: a trigger on both
+ * tables (migration 0011) adds each document's number, so the database refuses a number given twice.
+ */
+export const taxDocumentNumbers = pgTable(
+  'tax_document_numbers',
+  {
+    documentId: uuid('document_id').primaryKey(),
+    kind: text('kind', { enum: ['invoice', 'credit_note'] }).notNull(),
+    number: text('number').notNull(),
+    financialYear: text('financial_year').notNull(),
+  },
+  (t) => [uniqueIndex('tax_document_numbers_number').on(sql`upper(${t.number})`)],
 );
 
 /** A party as the document states it, copied at issue so a later edit never changes it. */
@@ -56,6 +85,7 @@ const taxDocumentColumns = () => ({
   id: id(),
   number: text('number').notNull().unique(),
   financialYear: text('financial_year').notNull(),
+  /** The serial within its prefix's series: two prefixes each count from 1 (see documentCounters). */
   sequence: integer('sequence').notNull(),
   issuedAt: timestampTz('issued_at').notNull(),
   organizationId: uuid('organization_id')
@@ -82,7 +112,6 @@ const taxDocumentColumns = () => ({
 });
 
 export const invoices = pgTable('invoices', taxDocumentColumns(), (t) => [
-  unique('invoices_year_sequence').on(t.financialYear, t.sequence),
   unique('invoices_payment').on(t.paymentId),
   index('invoices_org_issued').on(t.organizationId, t.issuedAt),
   index('invoices_issued').on(t.issuedAt),
@@ -102,7 +131,6 @@ export const creditNotes = pgTable(
     createdBy: uuid('created_by'),
   },
   (t) => [
-    unique('credit_notes_year_sequence').on(t.financialYear, t.sequence),
     index('credit_notes_invoice').on(t.invoiceId),
     index('credit_notes_org_issued').on(t.organizationId, t.issuedAt),
     index('credit_notes_issued').on(t.issuedAt),

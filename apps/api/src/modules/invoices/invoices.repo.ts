@@ -41,19 +41,18 @@ export async function saveSellerTaxProfile(
 }
 
 /**
- * The next number of a series in a financial year. The counter row stays locked until the caller's
- * transaction ends, so concurrent issuers wait their turn and a rolled-back one leaves no gap.
+ * The next number of a prefix's series in a financial year, counted on invoices and credit notes
+ * together, so a prefix moved from one kind of document to the other never repeats a number
+ * (docs/decisions/020). Counted in capitals: "ic" carries on from "IC". The counter row stays locked
+ * until the caller's transaction ends, so concurrent issuers wait their turn and a rolled-back one
+ * leaves no gap.
  */
-export async function takeNextNumber(
-  db: Db,
-  series: 'invoice' | 'credit_note',
-  financialYear: string,
-): Promise<number> {
+export async function takeNextNumber(db: Db, prefix: string, financialYear: string): Promise<number> {
   const [row] = await db
     .insert(documentCounters)
-    .values({ series, financialYear, lastNumber: 1 })
+    .values({ prefix: prefix.toUpperCase(), financialYear, lastNumber: 1 })
     .onConflictDoUpdate({
-      target: [documentCounters.series, documentCounters.financialYear],
+      target: [documentCounters.prefix, documentCounters.financialYear],
       set: { lastNumber: sql`${documentCounters.lastNumber} + 1` },
     })
     .returning({ lastNumber: documentCounters.lastNumber });
@@ -182,7 +181,7 @@ export async function listInvoiceRows(
       .select()
       .from(invoices)
       .where(where)
-      .orderBy(desc(invoices.issuedAt), desc(invoices.sequence))
+      .orderBy(desc(invoices.issuedAt), desc(invoices.sequence), desc(invoices.number))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: count() }).from(invoices).where(where),
@@ -216,7 +215,7 @@ export async function listCreditNoteRows(
   const [rows, [counted]] = await Promise.all([
     selectCreditNotes(db)
       .where(where)
-      .orderBy(desc(creditNotes.issuedAt), desc(creditNotes.sequence))
+      .orderBy(desc(creditNotes.issuedAt), desc(creditNotes.sequence), desc(creditNotes.number))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: count() }).from(creditNotes).where(where),
@@ -234,7 +233,7 @@ export async function* iterateInvoices(db: Db, filter: InvoiceFilter, scope: str
       .select()
       .from(invoices)
       .where(where)
-      .orderBy(invoices.financialYear, invoices.sequence)
+      .orderBy(invoices.financialYear, invoices.sequence, invoices.number)
       .limit(EXPORT_BATCH)
       .offset(offset);
     yield* rows;
@@ -247,7 +246,7 @@ export async function* iterateCreditNotes(db: Db, filter: InvoiceFilter, scope: 
   for (let offset = 0; ; offset += EXPORT_BATCH) {
     const rows = await selectCreditNotes(db)
       .where(where)
-      .orderBy(creditNotes.financialYear, creditNotes.sequence)
+      .orderBy(creditNotes.financialYear, creditNotes.sequence, creditNotes.number)
       .limit(EXPORT_BATCH)
       .offset(offset);
     yield* rows.map(listedNote);

@@ -81,15 +81,14 @@ export async function buyerOf(db: Db, organizationId: string, seller: SellerTaxP
   return { buyer, placeOfSupplyCode, intraState: placeOfSupplyCode === seller.stateCode };
 }
 
-/** The next number of a series, or a clear refusal once a year's six digits are used up. */
-export async function nextDocumentNumber(
-  tx: Db,
-  series: 'invoice' | 'credit_note',
-  prefix: string,
-  issuedAt: Date,
-) {
+/**
+ * The next number with `prefix`, or a clear refusal once a year's six digits are used up. A prefix
+ * is a series of its own, whichever kind of document carries it: changing or swapping the prefixes
+ * mid-year never gives a number twice (GST Rule 46; docs/decisions/020).
+ */
+export async function nextDocumentNumber(tx: Db, prefix: string, issuedAt: Date) {
   const year = financialYearOf(issuedAt).label;
-  const sequence = await takeNextNumber(tx, series, year);
+  const sequence = await takeNextNumber(tx, prefix, year);
   if (sequence > DOCUMENT_SEQUENCE_MAX) {
     throw new AppError(409, messages.tax.sequenceExhausted, 'SEQUENCE_EXHAUSTED');
   }
@@ -144,7 +143,7 @@ export async function issueInvoice(
     ...(paidInFull ? { taxableValuePaise: subscription.totalAmountPaise } : {}),
   });
   const quantity = subscription?.totalInterviewCredits ?? 1;
-  const numbering = await nextDocumentNumber(tx, 'invoice', profile.invoicePrefix, issuedAt);
+  const numbering = await nextDocumentNumber(tx, profile.invoicePrefix, issuedAt);
   const invoice = await insertInvoice(tx, {
     ...numbering,
     issuedAt,

@@ -132,7 +132,7 @@ export async function applyRefund(
     invoice.intraState,
   );
   const creditNote = await insertCreditNote(tx, {
-    ...(await nextDocumentNumber(tx, 'credit_note', profile.creditNotePrefix, issuedAt)),
+    ...(await nextDocumentNumber(tx, profile.creditNotePrefix, issuedAt)),
     issuedAt,
     organizationId: payment.organizationId,
     paymentId: payment.id,
