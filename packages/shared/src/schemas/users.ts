@@ -66,6 +66,8 @@ export const userSchema = z.object({
   profileImage: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Whether the user has a second factor: on the Users screen's list and a user read by id. */
+  twoFactorEnabled: z.boolean().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 export type RoleSummary = z.infer<typeof roleSummarySchema>;

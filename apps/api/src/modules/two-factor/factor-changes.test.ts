@@ -222,6 +222,11 @@ describe("the platform operator resets a user's factor", () => {
     const { secret } = await enrolTwoFactor(user.session);
     const operator = await signIn(ctx.app);
 
+    // The Users screen shows who has a factor, in its list and a user's details.
+    const listed = await operator.get(`/api/auth/users?search=${encodeURIComponent(user.email)}`);
+    expect(listed.json().data.map((u: { twoFactorEnabled: boolean }) => u.twoFactorEnabled)).toEqual([true]);
+    expect((await operator.get(`/api/auth/users/${user.userId}`)).json().data.twoFactorEnabled).toBe(true);
+
     const reset = await operator.post(`/api/auth/users/${user.userId}/two-factor/reset`);
     expect(reset.statusCode, reset.body).toBe(200);
     expect(reset.json().message).toBe(messages.twoFactor.userReset);
@@ -244,6 +249,7 @@ describe("the platform operator resets a user's factor", () => {
 
     // Nothing left to reset; the old secret signs in no more: the password alone does (the role does not require it).
     expect((await operator.post(`/api/auth/users/${user.userId}/two-factor/reset`)).statusCode).toBe(409);
+    expect((await operator.get(`/api/auth/users/${user.userId}`)).json().data.twoFactorEnabled).toBe(false);
     const again = await signInWith(user.email);
     expect((await again.get('/api/auth/auth-session/me')).json().data.twoFactor.enabled).toBe(false);
     expect(secret).toBeTruthy();

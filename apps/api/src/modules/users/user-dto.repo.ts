@@ -2,7 +2,14 @@ import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { InviteStatus, User } from '@portal/shared';
 import { SYSTEM_ROLES } from '@portal/shared';
 import type { Db } from '../../db/client.js';
-import { oneTimeTokens, organizations, roles, subscriptions, users } from '../../db/schema/index.js';
+import {
+  oneTimeTokens,
+  organizations,
+  roles,
+  subscriptions,
+  users,
+  userTotp,
+} from '../../db/schema/index.js';
 import {
   identitySnapshot,
   identityVersionOf,
@@ -43,6 +50,8 @@ export interface UserDtoRow {
   updatedAt: Date;
   /** No password yet: the invite state depends on the open invites. */
   pending: boolean;
+  /** Read by the Users screen's reads only (`userScreenColumns`), not by sign-in's statements. */
+  twoFactorEnabled?: boolean;
 }
 
 /** The columns of `users` that make a `UserDtoRow`, for a select. */
@@ -61,6 +70,18 @@ export const userDtoColumns = {
   createdAt: users.createdAt,
   updatedAt: users.updatedAt,
   pending: sql<boolean>`${users.passwordHash} is null`.as('pending'),
+};
+
+/**
+ * `userDtoColumns` and whether the user has a second factor, for the Users screen (its list and its
+ * details), where the platform operator may reset one. A primary-key probe per row of a page.
+ */
+export const userScreenColumns = {
+  ...userDtoColumns,
+  twoFactorEnabled:
+    sql<boolean>`exists (select 1 from ${userTotp} t where t.user_id = ${users.id} and t.confirmed_at is not null)`.as(
+      'two_factor_enabled',
+    ),
 };
 
 export function profileImageUrl(fileId: string | null): string | null {
@@ -95,6 +116,7 @@ function userDto(
     isAdmin: user.isAdmin || role.name === SYSTEM_ROLES.superAdmin,
     inviteStatus,
     profileImage: profileImageUrl(user.profileImageFileId),
+    ...(user.twoFactorEnabled === undefined ? {} : { twoFactorEnabled: user.twoFactorEnabled }),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };
@@ -250,7 +272,7 @@ export async function toUserDtos(db: Db, rows: readonly UserRow[]): Promise<User
 /** One user's answer: one statement (the row and the identity version), roles and organization cached. */
 export async function findUserDto(db: Db, userId: string): Promise<User | null> {
   const [row] = await db
-    .select({ version: identityVersionSql, ...userDtoColumns })
+    .select({ version: identityVersionSql, ...userScreenColumns })
     .from(users)
     .where(eq(users.id, userId));
   if (!row) return null;

@@ -9,7 +9,7 @@ import {
   latestIdentitySnapshot,
   readIdentityVersion,
 } from '../../lib/identity-cache.js';
-import { userDtoColumns, userWithRoleColumns, type UserDtoRow } from './user-dto.repo.js';
+import { userScreenColumns, userWithRoleColumns, type UserDtoRow } from './user-dto.repo.js';
 
 export type UserRecord = typeof users.$inferSelect;
 
@@ -242,7 +242,7 @@ export async function listUserPage(
     }
     // The version rides on every row (evaluated once); a page with no row reads it on its own.
     const found = await db
-      .select({ version: identityVersionSql, ...userDtoColumns })
+      .select({ version: identityVersionSql, ...userScreenColumns })
       .from(users)
       .where(userWhere(filter, roleIds))
       .orderBy(...orderBy(o))
