@@ -552,7 +552,7 @@ function skipReason(s: Crawl, visit: Visit, control: Control): string | undefine
   return undefined;
 }
 
-const SESSION_ENDERS = /^(End all other sessions|End all sessions|End session: .*)$/;
+const SESSION_ENDERS = /^(End all other sessions|End all sessions|End session: .*|Sign out of this browser)$/;
 
 /** Reported with the rest; the crawl goes on with the next control, from the page opened afresh. */
 function stuck(s: Crawl, where: string, error: unknown) {

@@ -23,6 +23,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'POST /api/refresh': 'alias of refresh-token',
   'POST /api/auth/forgot-password': 'password recovery',
   'POST /api/auth/reset-password': 'one-time link',
+  'POST /api/auth/reset-password/check': 'whether a one-time link is still usable, read-only',
   'GET /api/health': 'liveness probe',
   'GET /api/config': 'public client configuration',
   'POST /api/auth/auth-session/two-factor': "sign-in's second step; checks the password step's challenge",

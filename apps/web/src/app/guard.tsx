@@ -36,13 +36,22 @@ function useSignedInOnly(): ReactElement | null {
 
 /**
  * The shell and its pages, for signed-in users; a user whose role requires two-factor sign-in they
- * have not set up goes to set it up first (the server refuses the shell's calls until then).
+ * have not set up goes to set it up first (the server refuses the shell's calls until then), and
+ * from there on to the page asked for.
  */
 export function ProtectedLayout() {
   const { user } = useAuth();
+  const location = useLocation();
   const instead = useSignedInOnly();
   if (instead) return instead;
-  if (mustSetUpTwoFactor(user)) return <Navigate to={TWO_FACTOR_SETUP_PATH} replace />;
+  if (mustSetUpTwoFactor(user))
+    return (
+      <Navigate
+        to={TWO_FACTOR_SETUP_PATH}
+        replace
+        state={{ from: location.pathname + location.search + location.hash }}
+      />
+    );
   return (
     <Suspense fallback={<FullScreenLoading />}>
       <DashboardLayout />

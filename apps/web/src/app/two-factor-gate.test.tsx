@@ -85,6 +85,7 @@ function renderApp(path: string) {
   const router = createMemoryRouter(
     [
       { path: '/dashboard', element: <ProtectedLayout /> },
+      { path: '/dashboard/usermanagement', element: <ProtectedLayout /> },
       {
         path: TWO_FACTOR_SETUP_PATH,
         element: <TwoFactorSetupLayout />,
@@ -133,6 +134,53 @@ describe('two-factor sign-in required by the role', () => {
     expect(router.state.location.pathname).toBe(TWO_FACTOR_SETUP_PATH);
 
     await ui.click(screen.getByRole('button', { name: labels.continue }));
+    expect(await screen.findByText(/dashboard shell/)).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('goes on to the page asked for once set up, also after a reload of the setup page', async () => {
+    signedIn = user({ required: true, enabled: false });
+    const { router } = renderApp('/dashboard/usermanagement?page=2');
+    expect(await screen.findByRole('button', { name: labels.setUp })).toBeTruthy();
+    expect(router.state.location.pathname).toBe(TWO_FACTOR_SETUP_PATH);
+    // A reload keeps the history entry's state; the router reads it back as it was.
+    await act(() =>
+      router.navigate(TWO_FACTOR_SETUP_PATH, { replace: true, state: router.state.location.state }),
+    );
+
+    const ui = userEvent.setup();
+    await ui.click(await screen.findByRole('button', { name: labels.setUp }));
+    await ui.type(await screen.findByRole('textbox', { name: labels.authenticationCode }), '123456');
+    await ui.click(screen.getByRole('button', { name: labels.confirm }));
+    await ui.click(await screen.findByRole('button', { name: labels.continue }));
+    expect(await screen.findByText(/dashboard shell/)).toBeTruthy();
+    expect(router.state.location.pathname + router.state.location.search).toBe(
+      '/dashboard/usermanagement?page=2',
+    );
+  });
+
+  it('never goes on to another site or to the sign-in screens from the setup page', async () => {
+    signedIn = user({ required: true, enabled: true });
+    const router = createMemoryRouter(
+      [
+        { path: '/dashboard', element: <ProtectedLayout /> },
+        {
+          path: TWO_FACTOR_SETUP_PATH,
+          element: <TwoFactorSetupLayout />,
+          children: [{ index: true, element: <TwoFactorSetupPage /> }],
+        },
+      ],
+      { initialEntries: [{ pathname: TWO_FACTOR_SETUP_PATH, state: { from: '//evil.example/x' } }] },
+    );
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <SnackbarProvider>
+          <AuthProvider>
+            <RouterProvider router={router} />
+          </AuthProvider>
+        </SnackbarProvider>
+      </QueryClientProvider>,
+    );
     expect(await screen.findByText(/dashboard shell/)).toBeTruthy();
     expect(router.state.location.pathname).toBe('/dashboard');
   });

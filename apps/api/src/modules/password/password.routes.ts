@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { changePasswordBodySchema, messages, okSchema } from '@portal/shared';
+import { changePasswordBodySchema, messages, okSchema, successSchema } from '@portal/shared';
+import { clientAddress } from '../../lib/client-address.js';
 import { access, requireAuth } from '../../plugins/access.js';
-import { changePassword } from './password.service.js';
+import { changePassword, checkResetToken } from './password.service.js';
 
 const tags = ['auth'];
 
@@ -21,6 +22,10 @@ const bodySchema = changePasswordBodySchema.extend({
     .min(1, messages.password.newRequired)
     .max(200),
 });
+
+/** Any text up to the reset body's limit: a malformed token is answered like an unknown one. */
+const checkResetTokenBodySchema = z.object({ token: z.string().max(200) });
+const checkResetTokenAnswerSchema = successSchema(z.object({ usable: z.boolean() }));
 
 export async function passwordRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -40,5 +45,24 @@ export async function passwordRoutes(fastify: FastifyInstance) {
       await changePassword(app, requireAuth(request), request.body);
       return { success: true as const, message: messages.password.changed };
     },
+  );
+
+  app.post(
+    '/api/auth/reset-password/check',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'Whether an invite or reset link can still set a password, without using it',
+        description:
+          'The token travels in the body, not the path, to stay out of access logs. Unknown, used and expired tokens answer alike; each counts against the address limit of POST /auth/reset-password.',
+        body: checkResetTokenBodySchema,
+        response: { 200: checkResetTokenAnswerSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { usable: await checkResetToken(app, request.body.token, clientAddress(request)) },
+    }),
   );
 }

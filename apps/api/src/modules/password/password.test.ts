@@ -1,7 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@portal/shared';
-import { activityEntries, users } from '../../db/schema/index.js';
+import { activityEntries, oneTimeTokens, users } from '../../db/schema/index.js';
+import { sha256Hex } from '../../lib/tokens.js';
+import { issueOneTimeToken } from '../auth/one-time-tokens.repo.js';
 import { createTestApp, Session, STRONG_PASSWORD, type TestContext } from '../../../test/harness.js';
 import { createTenant, type TestTenant } from '../../../test/fixtures.js';
 import { PASSWORD_CHANGE_LIMIT } from './password.service.js';
@@ -110,5 +112,71 @@ describe('change password', () => {
     });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toBe(messages.password.tooManyAttempts);
+  });
+});
+
+describe('checking a reset or invite link before it is used', () => {
+  const CHECK = '/api/auth/reset-password/check';
+  const check = (app: TestContext['app'], token: string, remoteAddress?: string) =>
+    app.inject({
+      method: 'POST',
+      url: CHECK,
+      payload: { token },
+      ...(remoteAddress ? { remoteAddress } : {}),
+    });
+
+  it('answers usable for a live token without using it, and not usable once it is used', async () => {
+    const beta = await createTenant(ctx, 'Beta Check', { subscribed: true });
+    const token = await issueOneTimeToken(ctx.database.db, beta.userId, 'invite', 1);
+    for (let i = 0; i < 2; i++) {
+      const res = await check(ctx.app, token);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ success: true, data: { usable: true } });
+    }
+    const reset = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token, password: NEW_PASSWORD },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await check(ctx.app, token)).json()).toEqual({ success: true, data: { usable: false } });
+  });
+
+  it('answers alike for unknown, expired and malformed tokens', async () => {
+    const gamma = await createTenant(ctx, 'Gamma Check', { subscribed: true });
+    const expired = await issueOneTimeToken(ctx.database.db, gamma.userId, 'password_reset', 1);
+    await ctx.database.db
+      .update(oneTimeTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oneTimeTokens.tokenHash, sha256Hex(expired)));
+    const answers = await Promise.all(
+      [expired, sha256Hex('made-up'), 'x', ''].map(async (token) => {
+        const res = await check(ctx.app, token);
+        return [res.statusCode, res.body];
+      }),
+    );
+    expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(
+      new Set([JSON.stringify([200, JSON.stringify({ success: true, data: { usable: false } })])]),
+    );
+  });
+
+  it('is public, and limited per address with the dead tokens reset-password counts', async () => {
+    const limited = await createTestApp({ limits: { resetPerAddress: 3 } });
+    try {
+      const codes = [];
+      for (let i = 0; i < 2; i++) codes.push((await check(limited.app, sha256Hex(`dead-${i}`))).statusCode);
+      // A dead token sent to reset-password spends the same budget.
+      const reset = await limited.app.inject({
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        payload: { token: sha256Hex('dead-reset'), password: NEW_PASSWORD },
+      });
+      codes.push(reset.statusCode);
+      for (let i = 0; i < 2; i++) codes.push((await check(limited.app, sha256Hex(`late-${i}`))).statusCode);
+      expect(codes).toEqual([200, 200, 400, 429, 429]);
+      expect((await check(limited.app, sha256Hex('other'), '203.0.113.51')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });

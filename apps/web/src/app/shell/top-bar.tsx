@@ -20,7 +20,8 @@ import { TestModeBadge } from '../../features/auth/components/test-mode-badge';
 import { NotificationsBell } from '../../features/notifications/components/notifications-bell';
 import { useRoutePrefix } from '../use-route-prefix';
 import { usePermissions } from '../../features/auth/use-permission';
-import { roleInitials, userMenuFor } from './user-menu-items';
+import { avatarInitials } from '../../components/avatar-initials';
+import { userMenuFor } from './user-menu-items';
 
 export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
   const { user, logout } = useAuth();
@@ -28,6 +29,7 @@ export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const roleName = user?.role.name;
+  const initials = avatarInitials(user);
   const { mayOpen } = usePermissions();
   // The role's menu (user-menu-items.ts), less any page the user may not open.
   const menu = userMenuFor(roleName).filter(
@@ -94,13 +96,11 @@ export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
         <Tooltip title={user ? `${user.username} (${roleName})` : 'Guest'}>
           <IconButton
             // The initials on the avatar are visible text, so they are part of the name (WCAG 2.5.3).
-            aria-label={`Open user menu, ${roleInitials(roleName)}`}
+            aria-label={`Open user menu, ${initials}`}
             aria-haspopup="menu"
             onClick={(e) => setAnchor(e.currentTarget)}
           >
-            <Avatar sx={{ width: 34, height: 34, bgcolor: 'primary.main', fontSize: 14 }}>
-              {roleInitials(roleName)}
-            </Avatar>
+            <Avatar sx={{ width: 34, height: 34, bgcolor: 'primary.main', fontSize: 14 }}>{initials}</Avatar>
           </IconButton>
         </Tooltip>
         <Menu

@@ -24,14 +24,3 @@ export function userMenuFor(roleName: string | null | undefined): UserMenuItem[]
   const role = roleName?.toLowerCase() ?? 'guest';
   return menuByRole[role] ?? menuByRole.member!;
 }
-
-/** Avatar text from the role name: `super_admin` → `SA`, `admin` → `A`. */
-export function roleInitials(roleName: string | null | undefined): string {
-  const words = (roleName ?? 'guest').split(/[\s_-]+/).filter(Boolean);
-  return (
-    words
-      .slice(0, 2)
-      .map((w) => w[0]!.toUpperCase())
-      .join('') || 'G'
-  );
-}

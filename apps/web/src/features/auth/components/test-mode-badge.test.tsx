@@ -1,4 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../../../test/render-at';
 import { portalConfigQuery, type PortalConfig } from '../api/get-config';
@@ -41,9 +42,8 @@ describe('the test-mode marker on the signed-out screens', () => {
     serveConfig('sandbox');
     renderAt(<Page />, { route: '*', path });
 
-    const marker = await screen.findByText(TEST_MODE_LABEL);
+    const marker = await screen.findByRole('button', { name: TEST_MODE_LABEL });
     expect(marker.textContent).toBe('Test mode');
-    expect(marker.getAttribute('title')).toBe(TEST_MODE_EXPLANATION);
     const described = document.getElementById(marker.getAttribute('aria-describedby')!);
     expect(described?.textContent).toBe(TEST_MODE_EXPLANATION);
     // Inside the page's landmark, so a screen reader's landmark navigation does not skip it.
@@ -71,5 +71,40 @@ describe('the test-mode marker on the signed-out screens', () => {
 
     expect(await screen.findAllByText(TEST_MODE_LABEL)).toHaveLength(2);
     expect(apiMock.get).toHaveBeenCalledOnce();
+  });
+
+  it('opens its explanation from the keyboard and by a tap, and closes it with Escape or elsewhere', async () => {
+    serveConfig('sandbox');
+    renderAt(
+      <main>
+        <TestModeBadge />
+        <p>elsewhere</p>
+      </main>,
+      { route: '*', path: '/' },
+    );
+    const ui = userEvent.setup();
+    const marker = await screen.findByRole('button', { name: TEST_MODE_LABEL });
+    const note = document.getElementById(marker.getAttribute('aria-controls')!)!;
+    expect(note.textContent).toBe(TEST_MODE_EXPLANATION);
+    expect(marker.getAttribute('aria-expanded')).toBe('false');
+
+    await ui.tab();
+    expect(document.activeElement).toBe(marker);
+    await ui.keyboard('{Enter}');
+    expect(marker.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('note').textContent).toBe(TEST_MODE_EXPLANATION);
+    await ui.keyboard('{Escape}');
+    expect(marker.getAttribute('aria-expanded')).toBe('false');
+
+    await ui.keyboard(' ');
+    expect(marker.getAttribute('aria-expanded')).toBe('true');
+    await ui.click(screen.getByText('elsewhere'));
+    expect(marker.getAttribute('aria-expanded')).toBe('false');
+
+    // A tap (a pointer press and release) opens it; a second one closes it.
+    await ui.pointer({ keys: '[TouchA]', target: marker });
+    expect(marker.getAttribute('aria-expanded')).toBe('true');
+    await ui.click(marker);
+    expect(marker.getAttribute('aria-expanded')).toBe('false');
   });
 });

@@ -1,9 +1,11 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@portal/shared';
+import { ApiError } from '../../../lib/api-client';
+import { RESET_TOKEN_KEY } from '../reset-token';
 import { ResetPasswordPage } from './reset-password-page';
 
 const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
@@ -32,15 +34,31 @@ function renderFromLink(link: string) {
   return router;
 }
 
+/** The server: the check answers whether `live` holds the token; the reset uses it up. */
+let live: Set<string>;
+function serve() {
+  apiMock.post.mockImplementation(async (path: string, body: { token: string }) => {
+    if (path === '/auth/reset-password/check')
+      return { success: true, data: { usable: live.has(body.token) } };
+    if (path === '/auth/reset-password') {
+      if (!live.delete(body.token)) throw new ApiError(400, messages.login.resetInvalid);
+      return { success: true, message: 'Password updated' };
+    }
+    throw new Error(`unexpected ${path}`);
+  });
+}
+
 beforeEach(() => {
   vi.clearAllMocks();
+  sessionStorage.clear();
+  live = new Set([TOKEN]);
+  serve();
   // The config the marker reads; this page's own calls are what the tests look at.
   apiMock.get.mockResolvedValue({ success: true, data: { paymentProvider: 'razorpay' } });
 });
 
 describe('a reset or invitation link', () => {
   it('loses its token from the address and the history entry, and the form still uses it', async () => {
-    apiMock.post.mockResolvedValue({ success: true, message: 'Password updated' });
     const router = renderFromLink(`/auth/reset-password?token=${TOKEN}&utm=mail#top`);
 
     await waitFor(() => expect(router.state.location.search).toBe('?utm=mail'));
@@ -49,11 +67,13 @@ describe('a reset or invitation link', () => {
     expect(JSON.stringify(router.state.location)).not.toContain(TOKEN);
 
     const user = userEvent.setup();
-    await user.type(screen.getByLabelText('New password'), PASSWORD);
+    await user.type(await screen.findByLabelText('New password'), PASSWORD);
     await user.type(screen.getByLabelText('Confirm password'), PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Set password' }));
 
     expect(await screen.findByText('Password updated')).toBeTruthy();
+    // Used: nothing of it is kept.
+    expect(sessionStorage.getItem(RESET_TOKEN_KEY)).toBeNull();
     expect(apiMock.post).toHaveBeenCalledWith('/auth/reset-password', { token: TOKEN, password: PASSWORD });
 
     // Back, then forward again: no entry holds the token.
@@ -68,5 +88,53 @@ describe('a reset or invitation link', () => {
 
     expect(await screen.findByText(messages.login.resetInvalid)).toBeTruthy();
     expect(router.state.historyAction).toBe('POP');
+  });
+
+  it('checks the link as it opens: a dead one says so at once, with the way to a new one', async () => {
+    live.clear();
+    renderFromLink(`/auth/reset-password?token=${TOKEN}`);
+
+    expect(await screen.findByText(messages.login.resetInvalid)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe(
+      '/auth/forgot-password',
+    );
+    expect(screen.queryByLabelText('New password')).toBeNull();
+    expect(apiMock.post).toHaveBeenCalledWith('/auth/reset-password/check', { token: TOKEN });
+    expect(sessionStorage.getItem(RESET_TOKEN_KEY)).toBeNull();
+  });
+
+  it('still works after a reload, once the token has left the address bar', async () => {
+    const first = renderFromLink(`/auth/reset-password?token=${TOKEN}`);
+    await waitFor(() => expect(first.state.location.search).toBe(''));
+    expect(await screen.findByLabelText('New password')).toBeTruthy();
+    cleanup();
+
+    // The reload: the same address, without the token, in the same tab.
+    renderFromLink('/auth/reset-password');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('New password'), PASSWORD);
+    await user.type(screen.getByLabelText('Confirm password'), PASSWORD);
+    await user.click(screen.getByRole('button', { name: 'Set password' }));
+    expect(await screen.findByText('Password updated')).toBeTruthy();
+    expect(apiMock.post).toHaveBeenCalledWith('/auth/reset-password', { token: TOKEN, password: PASSWORD });
+  });
+
+  it('says the link is dead when the server refuses it on sending (used meanwhile)', async () => {
+    renderFromLink(`/auth/reset-password?token=${TOKEN}`);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('New password'), PASSWORD);
+    await user.type(screen.getByLabelText('Confirm password'), PASSWORD);
+    live.clear();
+    await user.click(screen.getByRole('button', { name: 'Set password' }));
+    expect(await screen.findByText(messages.login.resetInvalid)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Ask for a new link' })).toBeTruthy();
+    expect(sessionStorage.getItem(RESET_TOKEN_KEY)).toBeNull();
+  });
+
+  it('shows the checklist as plain requirements before anything is typed', async () => {
+    renderFromLink(`/auth/reset-password?token=${TOKEN}`);
+    await screen.findByLabelText('New password');
+    const states = [...document.querySelectorAll('[data-rule]')].map((li) => li.getAttribute('data-state'));
+    expect(states).toEqual(['neutral', 'neutral', 'neutral', 'neutral', 'neutral']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { niceStep, tickLabel, valueAxis } from './chart-axis';
+import { axisMonth, niceStep, tickLabel, valueAxis } from './chart-axis';
 
 describe('the home chart value axis', () => {
   it('steps by 1, 2, 2.5 or 5 times a power of ten, in whole units', () => {
@@ -21,5 +21,19 @@ describe('the home chart value axis', () => {
   it('labels amounts in whole rupees and counts with Indian grouping', () => {
     expect(tickLabel('paise', 10_000_000)).toBe('₹1,00,000');
     expect(tickLabel('count', 150_000)).toBe('1,50,000');
+  });
+});
+
+describe('the home chart month labels', () => {
+  it('read one short way for every month: month name and two-digit year', () => {
+    expect(axisMonth('2026-11')).toBe('Nov ’26');
+    expect(axisMonth('2025-05')).toBe('May ’25');
+    expect(axisMonth('2025-09')).toBe('Sep ’25');
+    const labels = Array.from({ length: 12 }, (_, i) => axisMonth(`2025-${String(i + 1).padStart(2, '0')}`));
+    expect(new Set(labels.map((l) => l.length))).toEqual(new Set([7]));
+  });
+
+  it('leave anything that is not a month as it is', () => {
+    expect(axisMonth('2025-13')).toBe('2025-13');
   });
 });

@@ -1,12 +1,12 @@
 import { useId, type CSSProperties } from 'react';
 import { Box, Card, CardContent, Typography } from '@mui/material';
 import { formatMonth, messages, type DashboardSeries } from '@portal/shared';
-import { tickLabel, valueAxis } from './chart-axis';
+import { axisMonth, tickLabel, valueAxis } from './chart-axis';
 import { visuallyHidden } from '../../../components/visually-hidden';
 import { formatValue } from './format';
 
-/** Width of the month names ("Jun 2025") and room kept after the longest bar for its value. */
-const LABEL_WIDTH = '4.75em';
+/** Width of the month labels ("Jun ’25", never wrapped) and room kept after the longest bar for its value. */
+const LABEL_WIDTH = '4.25em';
 const VALUE_ROOM = '7.5em';
 /** A bar's length: its share of the axis, in the track less the room for the value. */
 const barLength = `calc((100% - ${VALUE_ROOM}) * var(--share))`;
@@ -66,8 +66,11 @@ export function MonthBarChart({ series }: { series: DashboardSeries }) {
                   position: 'relative',
                 }}
               >
-                <Box component="span" sx={{ color: 'text.secondary' }}>
-                  {formatMonth(p.month)}
+                <Box
+                  component="span"
+                  sx={{ color: 'text.secondary', whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
+                >
+                  {axisMonth(p.month)}
                 </Box>
                 <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0 }}>
                   <Box

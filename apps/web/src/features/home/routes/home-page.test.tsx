@@ -144,9 +144,9 @@ describe('HomePage', () => {
     const bars = [...chart.querySelectorAll<HTMLElement>('[data-month]')];
     expect(bars).toHaveLength(12);
     const row = (i: number) => bars[i]!.parentElement!.parentElement!.textContent;
-    expect(row(11)).toBe(`Jun 2025${formatRupees(16_800_000)}`);
-    expect(row(10)).toBe('May 2025₹20,000.00');
-    expect(row(0)).toBe('Jul 2024₹0.00');
+    expect(row(11)).toBe(`Jun ’25${formatRupees(16_800_000)}`);
+    expect(row(10)).toBe('May ’25₹20,000.00');
+    expect(row(0)).toBe('Jul ’24₹0.00');
     // Two steps of ₹1,00,000 cover ₹1,68,000: the bars are 84% and 10% of the axis.
     const share = (i: number) => Number(bars[i]!.style.getPropertyValue('--share'));
     expect(share(11)).toBeCloseTo(0.84);

@@ -84,8 +84,16 @@ const EMPTY: CompanyDetailsFormValues = {
   gstin: '',
 };
 
-function formValues(details: CompanyDetails | null | undefined): CompanyDetailsFormValues {
-  if (!details) return EMPTY;
+/**
+ * The form's values: the saved record, or, while none is saved, the company name typed on the
+ * invite. The server makes the organization and the user's `client` from that name, but no company
+ * record until Company Details is first saved (it needs the required fields), so its read answers null.
+ */
+function formValues(
+  details: CompanyDetails | null | undefined,
+  companyName?: string | null,
+): CompanyDetailsFormValues {
+  if (!details) return { ...EMPTY, name: companyName?.trim() ?? '' };
   return {
     ...EMPTY,
     ...details,
@@ -113,7 +121,7 @@ export function CompanyDetailsSection({
   profile,
   canEdit,
 }: {
-  profile: Pick<User, 'organizationId' | 'isSubscription'>;
+  profile: Pick<User, 'organizationId' | 'isSubscription' | 'client'>;
   canEdit: boolean;
 }) {
   const organizationId = profile.organizationId || null;
@@ -125,9 +133,10 @@ export function CompanyDetailsSection({
     mode: 'onTouched',
   });
 
+  const companyName = profile.client;
   useEffect(() => {
-    if (company.data !== undefined) reset(formValues(company.data));
-  }, [company.data, reset]);
+    if (company.data !== undefined) reset(formValues(company.data, companyName));
+  }, [company.data, companyName, reset]);
 
   const save = handleSubmit(async (values) => {
     if (!organizationId) {

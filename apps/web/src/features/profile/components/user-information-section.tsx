@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { Alert, Avatar, Box, Button, InputAdornment, Stack, TextField, Typography } from '@mui/material';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCameraOutlined';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -15,18 +15,17 @@ import {
   type ProfileFormValues,
   type User,
 } from '@portal/shared';
+import { avatarInitials } from '../../../components/avatar-initials';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useUpdateProfile } from '../api/update-profile';
 import { useUploadProfileImage } from '../api/upload-profile-image';
 import { hasActiveSubscription } from '../utils/subscription';
 
-function initials(user: User): string {
-  const name = user.fullName?.trim() || user.username;
-  return name
-    .split(/\s+/)
-    .slice(0, 2)
-    .map((w) => w[0]!.toUpperCase())
-    .join('');
+/** Why Save is disabled: `Fill in Contact Number to save.` */
+function saveHint(missing: readonly string[]): string {
+  const names =
+    missing.length <= 1 ? missing.join('') : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
+  return `Fill in ${names} to save.`;
 }
 
 /** A quick check before sending; the server judges the file by its content. */
@@ -53,7 +52,18 @@ export function UserInformationSection({ profile }: { profile: User }) {
     },
   });
   const [fullName, email, mobileNo] = useWatch({ control, name: ['fullName', 'email', 'mobileNo'] });
-  const filled = !!fullName?.trim() && !!email?.trim() && !!mobileNo?.trim();
+  // Save stays disabled while a required field is empty (docs/product.md); the reason is said beside it.
+  const missing = (
+    [
+      [fullName, messages.profile.fullNameLabel],
+      [email, messages.profile.emailLabel],
+      [mobileNo, messages.profile.contactLabel],
+    ] as const
+  )
+    .filter(([value]) => !value?.trim())
+    .map(([, label]) => label);
+  const filled = missing.length === 0;
+  const saveHintId = useId();
   const subscribed = hasActiveSubscription(profile);
 
   useEffect(() => {
@@ -119,7 +129,7 @@ export function UserInformationSection({ profile }: { profile: User }) {
           alt={profile.fullName ?? profile.username}
           sx={{ width: 88, height: 88, fontSize: 32 }}
         >
-          {initials(profile)}
+          {avatarInitials(profile)}
         </Avatar>
         <Box>
           <input
@@ -197,11 +207,21 @@ export function UserInformationSection({ profile }: { profile: User }) {
             {messages.profile.infoSaved}
           </Alert>
         )}
-        <Box>
-          <Button type="submit" variant="contained" disabled={!filled || busy}>
+        <Stack direction="row" spacing={1.5} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={!filled || busy}
+            aria-describedby={filled ? undefined : saveHintId}
+          >
             {busy ? messages.profile.updating : messages.profile.save}
           </Button>
-        </Box>
+          {!filled && (
+            <Typography id={saveHintId} variant="body2" color="text.secondary" data-testid="save-hint">
+              {saveHint(missing)}
+            </Typography>
+          )}
+        </Stack>
       </Stack>
     </Box>
   );

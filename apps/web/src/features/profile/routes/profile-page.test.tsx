@@ -12,6 +12,7 @@ import {
   type Scope,
   type User,
 } from '@portal/shared';
+import { avatarInitials } from '../../../components/avatar-initials';
 import { ApiError } from '../../../lib/api-client';
 import { ProfilePage } from './profile-page';
 
@@ -106,6 +107,35 @@ describe('user information', () => {
     expect((saveIn(info()) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('says why Save is disabled on arrival without a contact number, and enables it once typed', async () => {
+    serve(testUser({ mobileNo: null }));
+    const user = userEvent.setup();
+    renderPage();
+    const contact = await within(
+      await screen.findByRole('region', { name: messages.profile.userInformation }),
+    ).findByRole('textbox', { name: /Contact Number/ });
+    const save = saveIn(info()) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    const hint = 'Fill in Contact Number to save.';
+    expect(within(info()).getByText(hint)).toBeTruthy();
+    expect(document.getElementById(save.getAttribute('aria-describedby')!)?.textContent).toBe(hint);
+
+    await user.clear(within(info()).getByRole('textbox', { name: /Full Name/ }));
+    expect(within(info()).getByText('Fill in Full Name and Contact Number to save.')).toBeTruthy();
+    await user.type(within(info()).getByRole('textbox', { name: /Full Name/ }), 'Asha Rao');
+    await user.type(contact, '9876543210');
+    expect((saveIn(info()) as HTMLButtonElement).disabled).toBe(false);
+    expect(within(info()).queryByText(/to save\.$/)).toBeNull();
+    expect(saveIn(info()).getAttribute('aria-describedby')).toBeNull();
+  });
+
+  it('draws the avatar initials with the rule of the top bar (from the role name)', async () => {
+    renderPage();
+    await screen.findByRole('region', { name: messages.profile.userInformation });
+    expect(within(info()).getByText(avatarInitials(testUser()))).toBeTruthy();
+    expect(avatarInitials(testUser())).toBe('A');
+  });
+
   it('saves, shows the toast and the 3 s message', async () => {
     apiMock.put.mockImplementation(async (_p: string, body: { fullName: string }) => ({
       success: true,
@@ -147,11 +177,26 @@ describe('user information', () => {
 });
 
 describe('company details', () => {
+  it('starts from the company name given at the invite while none is saved', async () => {
+    serve(testUser({ client: 'Acme Hiring' }), null);
+    renderPage();
+    await screen.findByRole('region', { name: messages.profile.companyDetails });
+    const name = (await within(company()).findByRole('textbox', {
+      name: /Company Name/,
+    })) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe('Acme Hiring'));
+    expect(
+      (within(company()).getByRole('textbox', { name: /Company Email/ }) as HTMLInputElement).value,
+    ).toBe('');
+  });
+
   it('enforces the required fields, then saves through POST /auth/companies', async () => {
     apiMock.post.mockImplementation(async (_p: string, body: Record<string, unknown>) => ({
       success: true,
       data: { ...body, updatedAt: '2025-01-01T00:00:00.000Z' },
     }));
+    // No company name on the user either: nothing to start the form from.
+    serve(testUser({ client: null }));
     const user = userEvent.setup();
     renderPage();
     await screen.findByRole('region', { name: messages.profile.companyDetails });

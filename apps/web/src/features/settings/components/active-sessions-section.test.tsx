@@ -121,12 +121,19 @@ describe('Settings → Active sessions', () => {
     expect((screen.getByRole('button', { name: labels.endOthers }) as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('signs this browser out when its own session is ended', async () => {
+  it("offers Sign out, not End, on this browser's own row, and signs this browser out", async () => {
     const ui = userEvent.setup();
     const { router } = renderSessions();
-    await ui.click(await screen.findByRole('button', { name: labels.endSessionOf(here.device) }));
+    const signOut = await screen.findByRole('button', { name: labels.signOutThisBrowser });
+    expect(signOut.textContent).toBe(labels.signOut);
+    expect(
+      within(row(here.device)).queryByRole('button', { name: labels.endSessionOf(here.device) }),
+    ).toBeNull();
+    expect(within(row(here.device)).queryByText(labels.end)).toBeNull();
+    await ui.click(signOut);
     const dialog = await screen.findByRole('dialog', { name: labels.endCurrentTitle });
-    await ui.click(within(dialog).getByRole('button', { name: labels.end }));
+    expect(within(dialog).getByText(labels.endCurrentConfirm)).toBeTruthy();
+    await ui.click(within(dialog).getByRole('button', { name: labels.signOut }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
     expect(apiMock.delete).toHaveBeenCalledWith(`/auth/sessions/${here.id}`);
     expect(auth.forgetSession).toHaveBeenCalledTimes(1);

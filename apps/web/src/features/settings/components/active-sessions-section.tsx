@@ -31,7 +31,10 @@ const COLUMNS: DataColumn<ActiveSession>[] = [
 /** What the confirm dialog is about to end: one session, or all but this browser's. */
 type Ending = ActiveSession | 'others';
 
-/** Settings → Active sessions: the browsers signed in to the account, each with End, and End all others. */
+/**
+ * Settings → Active sessions: the browsers signed in to the account, each with End (Sign out on this
+ * browser's own row), and End all others.
+ */
 export function ActiveSessionsSection() {
   const sessions = useSessions();
   const endSession = useEndSession();
@@ -49,12 +52,11 @@ export function ActiveSessionsSection() {
         enqueueSnackbar(messages.sessions.othersEnded, { variant: 'success' });
       } else {
         await endSession.mutateAsync(ending);
-        enqueueSnackbar(messages.sessions.ended, { variant: 'success' });
         if (ending.current) {
           // The server has signed this browser out already.
           forgetSession();
           navigate('/auth/login', { replace: true });
-        }
+        } else enqueueSnackbar(messages.sessions.ended, { variant: 'success' });
       }
     } catch (error) {
       enqueueSnackbar(extractErrorMessage(error, labels.endFailed), { variant: 'error' });
@@ -67,7 +69,7 @@ export function ActiveSessionsSection() {
     ending === 'others'
       ? { title: labels.endOthersTitle, message: labels.endOthersConfirm, confirm: labels.endOthers }
       : ending?.current
-        ? { title: labels.endCurrentTitle, message: labels.endCurrentConfirm, confirm: labels.end }
+        ? { title: labels.endCurrentTitle, message: labels.endCurrentConfirm, confirm: labels.signOut }
         : {
             title: labels.endTitle,
             message: ending ? labels.endConfirm(ending.device) : '',
@@ -93,16 +95,22 @@ export function ActiveSessionsSection() {
             label: labels.sessionActions,
             labelHidden: true,
             align: 'right',
-            render: (s) => (
-              <Button
-                size="small"
-                color="error"
-                onClick={() => setEnding(s)}
-                aria-label={labels.endSessionOf(s.device)}
-              >
-                {labels.end}
-              </Button>
-            ),
+            // This browser's row signs out here, and says so; every other row ends that session.
+            render: (s) =>
+              s.current ? (
+                <Button size="small" onClick={() => setEnding(s)} aria-label={labels.signOutThisBrowser}>
+                  {labels.signOut}
+                </Button>
+              ) : (
+                <Button
+                  size="small"
+                  color="error"
+                  onClick={() => setEnding(s)}
+                  aria-label={labels.endSessionOf(s.device)}
+                >
+                  {labels.end}
+                </Button>
+              ),
           }}
         />
       </Box>

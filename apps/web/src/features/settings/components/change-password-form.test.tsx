@@ -155,6 +155,34 @@ describe("the 'Password Must Contain' checklist", () => {
   });
 });
 
+describe('the checklist before, while and after typing', () => {
+  const states = () =>
+    PASSWORD_RULES.map((rule) => screen.getByText(rule.label).closest('li')!.getAttribute('data-state'));
+
+  it('lists the rules as plain requirements until the user types, without a red error', () => {
+    renderForm();
+    expect(states()).toEqual(['neutral', 'neutral', 'neutral', 'neutral', 'neutral']);
+    expect(screen.queryByText(/\(not met\)/)).toBeNull();
+  });
+
+  it('shows met and still-unmet rules while typing, and red errors only after leaving the field', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await user.type(next(), 'abc');
+    // length, upper, lower, digit, special
+    expect(states()).toEqual(['unmet', 'unmet', 'met', 'unmet', 'unmet']);
+    await user.tab();
+    expect(states()).toEqual(['error', 'error', 'met', 'error', 'error']);
+  });
+
+  it('shows red errors after a submit attempt, even with nothing typed', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await user.click(submit());
+    expect(states()).toEqual(['error', 'error', 'error', 'error', 'error']);
+  });
+});
+
 describe('show/hide toggles', () => {
   it('reveals and hides each password', async () => {
     const user = userEvent.setup();

@@ -106,7 +106,10 @@ export function ChangePasswordForm() {
             )}
           />
         ))}
-        <PasswordChecklist password={newPassword} />
+        <PasswordChecklist
+          password={newPassword}
+          showErrors={formState.isSubmitted || !!formState.touchedFields.newPassword}
+        />
         <Box>
           <Button type="submit" variant="contained" disabled={busy}>
             {busy ? messages.password.updating : messages.password.changePassword}
