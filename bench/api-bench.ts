@@ -375,6 +375,36 @@ async function uploadUntil(base: string, cookie: string, file: string, until: nu
 }
 
 /**
+ * The list's p99 while four clients upload a 5 MB attachment each, one after another, against the
+ * quiet list, in alternating rounds; run.ts divides PGlite's by PostgreSQL's.
+ */
+async function uploadsFigure(
+  kind: 'pglite' | 'postgres',
+  base: string,
+  list: Target & { headers: { cookie: string } },
+  closing: (() => Promise<void>)[],
+  log: (line: string) => void,
+) {
+  log(`[${kind}] list p99 while four 5 MB attachments upload`);
+  const attachment = writeAttachment();
+  closing.push(async () => attachment.remove());
+  const uploadsStored: number[] = [];
+  const uploading: Measure = async (seconds) => {
+    const until = Date.now() + seconds * 1000;
+    const [listed, ...stored] = await Promise.all([
+      load(list, seconds, 5),
+      ...Array.from({ length: 4 }, () => uploadUntil(base, list.headers.cookie, attachment.path, until)),
+    ]);
+    uploadsStored.push(stored.reduce((sum, n) => sum + n, 0) / seconds);
+    return listed;
+  };
+  const quietList: Measure = (seconds) => load(list, seconds, 5);
+  const uploads = await compare({ uploading, quietList }, { seconds: 4, rounds: 5, warmup: 1 });
+  const uploadsDetail = `${ms(uploads.median('uploading', 'p99'))} ms (quiet ${ms(uploads.median('quietList', 'p99'))} ms), ${median(uploadsStored.slice(1)).toFixed(1)} uploads/s`;
+  return { runs: uploads, figure: { p99: uploads.median('uploading', 'p99'), detail: uploadsDetail } };
+}
+
+/**
  * A portal on a database of its own: seeded, with 1,000 organizations and 1,000 admin users, listening
  * on loopback, with the naive endpoint beside it and the platform administrator signed in.
  */
@@ -426,10 +456,15 @@ async function startPortal(kind: 'pglite' | 'postgres', postgresUrl: string, use
   }
 }
 
+/**
+ * `only: 'uploads'` (BENCH_FIGURES=uploads) measures the cross-database upload figure alone, on the
+ * same data set, to iterate on it; the other figures are left out of the run.
+ */
 export async function benchApi(
   kind: 'pglite' | 'postgres',
   postgresUrl: string,
   log: (line: string) => void,
+  only?: 'uploads',
 ): Promise<ApiRun> {
   const figures: Figure[] = [];
   const closing: (() => Promise<void>)[] = [];
@@ -442,6 +477,12 @@ export async function benchApi(
     log(`[${kind}] growing to 10,000 users and 100,000 activity entries`);
     await growUsers(database.db, { from: 1_001, to: 10_000, roleId: adminRoleId, passwordHash: userHash });
     await growActivity(database.db, 100_000);
+    if (only === 'uploads') {
+      const uploads = await uploadsFigure(kind, base, list, closing, log);
+      if (uploads.runs.errors > 0)
+        log(`[${kind}] WARNING: ${uploads.runs.errors} failed requests during the runs`);
+      return { figures, uploads: uploads.figure };
+    }
 
     log(`[${kind}] list and search against the naive endpoint`);
     // Each pair on its own, in many short rounds: the two sides of a round's ratio run seconds apart.
@@ -575,24 +616,10 @@ export async function benchApi(
       detail: `${hooks.median('hooked', 'rps').toFixed(0)} vs ${hooks.median('bare', 'rps').toFixed(0)} req/s, ${hooks.spread('hooked', 'bare', 'rps')}`,
     });
 
-    log(`[${kind}] list p99 while four 5 MB attachments upload`);
-    const attachment = writeAttachment();
-    closing.push(async () => attachment.remove());
-    const uploadsStored: number[] = [];
-    const uploading: Measure = async (seconds) => {
-      const until = Date.now() + seconds * 1000;
-      const [listed, ...stored] = await Promise.all([
-        load(list, seconds, 5),
-        ...Array.from({ length: 4 }, () => uploadUntil(base, list.headers.cookie, attachment.path, until)),
-      ]);
-      uploadsStored.push(stored.reduce((sum, n) => sum + n, 0) / seconds);
-      return listed;
-    };
-    const quietList: Measure = (seconds) => load(list, seconds, 5);
-    const uploads = await compare({ uploading, quietList }, { seconds: 4, rounds: 5, warmup: 1 });
-    const uploadsDetail = `${ms(uploads.median('uploading', 'p99'))} ms (quiet ${ms(uploads.median('quietList', 'p99'))} ms), ${median(uploadsStored.slice(1)).toFixed(1)} uploads/s`;
+    const uploads = await uploadsFigure(kind, base, list, closing, log);
 
     log(`[${kind}] list p99 while invoice PDFs render`);
+    const quietList: Measure = (seconds) => load(list, seconds, 5);
     const invoiceIds = await issueBenchInvoices(database, 20);
     const pdf: Target = { url: `${base}/api/auth/invoices/${invoiceIds[0]}/pdf`, headers: list.headers };
     const pdfsRendered: number[] = [];
@@ -634,12 +661,19 @@ export async function benchApi(
         detail: `${ms(growth.median(name, 'p50'))} vs ${ms(growth.median(`${name}1k`, 'p50'))} ms, ${growth.spread(name, `${name}1k`, 'p50')}`,
       });
     }
-    const errors = [at10k.list, at10k.search, logins, twoFactor, flood, hooks, uploads, pdfs, growth].reduce(
-      (sum, c) => sum + c.errors,
-      0,
-    );
+    const errors = [
+      at10k.list,
+      at10k.search,
+      logins,
+      twoFactor,
+      flood,
+      hooks,
+      uploads.runs,
+      pdfs,
+      growth,
+    ].reduce((sum, c) => sum + c.errors, 0);
     if (errors > 0) log(`[${kind}] WARNING: ${errors} failed requests during the runs`);
-    return { figures, uploads: { p99: uploads.median('uploading', 'p99'), detail: uploadsDetail } };
+    return { figures, uploads: uploads.figure };
   } finally {
     for (const close of closing.reverse()) await close();
   }

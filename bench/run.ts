@@ -16,6 +16,8 @@ import { benchWebSize } from './web-bench.js';
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const only = new Set((process.env.BENCH_ONLY ?? 'api,web,lighthouse').split(','));
+// BENCH_FIGURES=uploads: of the API part, only the upload figure (to iterate on it).
+const apiFigures = process.env.BENCH_FIGURES === 'uploads' ? 'uploads' : undefined;
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 async function postgresAvailable(): Promise<boolean> {
@@ -81,10 +83,10 @@ function add(part: Figure[]) {
 }
 
 if (only.has('api')) {
-  const embedded = await benchApi('pglite', postgresUrl, log);
+  const embedded = await benchApi('pglite', postgresUrl, log, apiFigures);
   add(embedded.figures);
   if (await postgresAvailable()) {
-    const server = await benchApi('postgres', postgresUrl, log);
+    const server = await benchApi('postgres', postgresUrl, log, apiFigures);
     add(server.figures);
     // The embedded database serves from a thread of its own (docs/decisions/017): large uploads on
     // the API's thread should cost other requests about what they cost them beside PostgreSQL.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, id, timestampTz, updatedAt } from './columns.js';
 import { organizations } from './tenancy.js';
 
@@ -14,9 +14,24 @@ export const storedFiles = pgTable('stored_files', {
   mimeType: text('mime_type').notNull(),
   sizeBytes: integer('size_bytes').notNull(),
   sha256: text('sha256').notNull(),
-  data: bytea('data').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * A stored file's bytes, in pieces of at most FILE_CHUNK_BYTES, one statement each, so that other
+ * requests take turns with a large file on the embedded database (docs/decisions/022).
+ */
+export const storedFileChunks = pgTable(
+  'stored_file_chunks',
+  {
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => storedFiles.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.seq] })],
+);
 
 export const activityEntries = pgTable(
   'activity_entries',

@@ -1,15 +1,24 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { storedFiles, supportTickets } from '../../db/schema/index.js';
+import { storedFileChunks, storedFiles, supportTickets } from '../../db/schema/index.js';
 
 export type NewStoredFile = Omit<typeof storedFiles.$inferInsert, 'id' | 'createdAt'>;
 
+/** A file's details; its bytes follow in chunks (`insertFileChunk`). */
 export async function insertStoredFile(db: Db, values: NewStoredFile): Promise<string> {
   const [row] = await db.insert(storedFiles).values(values).returning({ id: storedFiles.id });
   return row!.id;
 }
 
-/** A file with its bytes, and whether it is a ticket attachment (those need Support READ). */
+/** Piece `seq` (from 0) of a file's bytes, one statement of its own (docs/decisions/022). */
+export async function insertFileChunk(db: Db, fileId: string, seq: number, data: Buffer): Promise<void> {
+  await db.insert(storedFileChunks).values({ fileId, seq, data });
+}
+
+/**
+ * A file's details, and whether it is a ticket attachment (those need Support READ). Its bytes are
+ * read piece by piece (`readFileChunk`), once the caller may have them.
+ */
 export async function findStoredFile(db: Db, id: string) {
   const [row] = await db
     .select({
@@ -19,7 +28,6 @@ export async function findStoredFile(db: Db, id: string) {
       mimeType: storedFiles.mimeType,
       sizeBytes: storedFiles.sizeBytes,
       sha256: storedFiles.sha256,
-      data: storedFiles.data,
       ticketId: supportTickets.id,
     })
     .from(storedFiles)
@@ -29,6 +37,16 @@ export async function findStoredFile(db: Db, id: string) {
   return row ? { ...row, isTicketAttachment: row.ticketId !== null } : null;
 }
 
+/** Piece `seq` of a file's bytes; null if there is none. */
+export async function readFileChunk(db: Db, fileId: string, seq: number): Promise<Buffer | null> {
+  const [row] = await db
+    .select({ data: storedFileChunks.data })
+    .from(storedFileChunks)
+    .where(and(eq(storedFileChunks.fileId, fileId), eq(storedFileChunks.seq, seq)));
+  return row?.data ?? null;
+}
+
+/** Deletes a file; its chunks go with it (on delete cascade). */
 export async function deleteStoredFile(db: Db, id: string): Promise<void> {
   await db.delete(storedFiles).where(eq(storedFiles.id, id));
 }

@@ -2,7 +2,20 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { can, tenantScope, type AuthContext } from '../../plugins/access.js';
-import { findStoredFile, insertStoredFile } from './files.repo.js';
+import {
+  deleteStoredFile,
+  findStoredFile,
+  insertFileChunk,
+  insertStoredFile,
+  readFileChunk,
+} from './files.repo.js';
+
+/**
+ * The largest piece of a file's bytes one statement carries. The embedded database runs one
+ * statement at a time: a 5 MB file in one statement held it for 150–250 ms, a piece of 256 KiB holds
+ * it for a few (docs/decisions/022). Migration 0010 cut the files stored before it the same way.
+ */
+export const FILE_CHUNK_BYTES = 256 * 1024;
 
 export interface FileToStore {
   organizationId: string;
@@ -12,17 +25,69 @@ export interface FileToStore {
   data: Buffer;
 }
 
-/** Keeps a checked upload in the database, so every API process can serve it; returns its id. */
-export async function storeFile(db: Db, file: FileToStore): Promise<string> {
-  return insertStoredFile(db, {
+/** A file's details, then its bytes in pieces of FILE_CHUNK_BYTES, one statement each. */
+async function writeFile(db: Db, file: FileToStore, onRow: (id: string) => void): Promise<string> {
+  const id = await insertStoredFile(db, {
     organizationId: file.organizationId,
     ownerUserId: file.ownerUserId,
     fileName: file.fileName,
     mimeType: file.mimeType,
     sizeBytes: file.data.length,
     sha256: createHash('sha256').update(file.data).digest('hex'),
-    data: file.data,
   });
+  onRow(id);
+  for (let seq = 0; seq * FILE_CHUNK_BYTES < file.data.length; seq++) {
+    const start = seq * FILE_CHUNK_BYTES;
+    await insertFileChunk(db, id, seq, file.data.subarray(start, start + FILE_CHUNK_BYTES));
+  }
+  return id;
+}
+
+/**
+ * Keeps a checked upload in the database, so every API process can serve it; returns its id. In the
+ * caller's transaction, a failure leaves none of its pieces behind. On the embedded database that
+ * transaction holds the one session until it commits: `withStoredFile` lets other requests in.
+ */
+export async function storeFile(db: Db, file: FileToStore): Promise<string> {
+  return writeFile(db, file, () => {});
+}
+
+/**
+ * Stores `file` before the caller's transaction, then runs `link(fileId)`, the transaction that refers
+ * to it. Its pieces are statements of their own, outside any transaction, so on the embedded database
+ * other requests take turns with them (docs/decisions/022). If storing or `link` fails, the file and
+ * its pieces are deleted.
+ */
+export async function withStoredFile<T>(
+  db: Db,
+  file: FileToStore,
+  link: (fileId: string) => Promise<T>,
+): Promise<T> {
+  let id: string | undefined;
+  try {
+    return await link(await writeFile(db, file, (written) => (id = written)));
+  } catch (error) {
+    // The caller hears of the first failure; a file left by a failed delete is referred to by nothing.
+    if (id) await deleteStoredFile(db, id).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * A file's bytes, read one piece per statement so other requests take turns with a large download.
+ * A file whose pieces do not add up to its size (deleted while read) answers 404.
+ */
+async function readFileData(db: Db, fileId: string, sizeBytes: number): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  let read = 0;
+  while (read < sizeBytes) {
+    const piece = await readFileChunk(db, fileId, pieces.length);
+    if (!piece) throw notFound();
+    pieces.push(piece);
+    read += piece.length;
+  }
+  if (read !== sizeBytes) throw notFound();
+  return Buffer.concat(pieces, read);
 }
 
 /**
@@ -34,5 +99,5 @@ export async function fileForDownload(db: Db, auth: AuthContext, id: string) {
   const scope = tenantScope(auth);
   if (!file || (scope && file.organizationId !== scope)) throw notFound();
   if (file.isTicketAttachment && !can(auth, 'support', 'READ')) throw notFound();
-  return file;
+  return { ...file, data: await readFileData(db, file.id, file.sizeBytes) };
 }

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { idempotencyKeys, rateLimitBuckets, sessions } from '../../db/schema/index.js';
+import { idempotencyKeys, rateLimitBuckets, sessions, storedFiles, users } from '../../db/schema/index.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/harness.js';
 import { usePostgres } from '../../../test/test-database.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import { ACCESS_COOKIE } from '../auth/cookies.js';
+import { storeFile } from '../files/files.service.js';
 import { countHit } from './rate-limit.repo.js';
 import { pruneExpired } from './housekeeping.repo.js';
 import { runHousekeeping } from './housekeeping.js';
@@ -78,6 +79,37 @@ describe('pruneExpired', () => {
     expect(left).toEqual([]);
     expect((await live.get('/api/auth/profile')).statusCode).toBe(200);
     expect((await ended.post('/api/auth/auth-session/refresh-token', {})).statusCode).toBe(401);
+  });
+
+  it('deletes uploads a day old that nothing refers to, and keeps attachments, profile images and new uploads', async () => {
+    const db = ctx.database.db;
+    const [admin] = await db
+      .select({ id: users.id, organizationId: users.organizationId })
+      .from(users)
+      .where(eq(users.id, ctx.adminId));
+    const file = (name: string) =>
+      storeFile(db, {
+        organizationId: admin!.organizationId,
+        ownerUserId: admin!.id,
+        fileName: `${name}.png`,
+        mimeType: 'image/png',
+        data: Buffer.from(name),
+      });
+    const [orphan, image, fresh] = [await file('orphan'), await file('image'), await file('fresh')];
+    await db.update(users).set({ profileImageFileId: image }).where(eq(users.id, admin!.id));
+    const dayAgo = new Date(Date.now() - 25 * HOUR);
+    await db
+      .update(storedFiles)
+      .set({ createdAt: dayAgo })
+      .where(inArray(storedFiles.id, [orphan, image]));
+
+    expect((await pruneExpired(db, new Date())).unreferencedFiles).toBe(1);
+    const left = await db
+      .select({ id: storedFiles.id })
+      .from(storedFiles)
+      .where(inArray(storedFiles.id, [orphan, image, fresh]));
+    expect(left.map((f) => f.id).sort()).toEqual([image, fresh].sort());
+    await db.update(users).set({ profileImageFileId: null }).where(eq(users.id, admin!.id));
   });
 
   it.runIf(!usePostgres)(

@@ -14,7 +14,7 @@ import { runPeriodically, type PeriodicJobOptions } from '../../lib/periodic-job
 export async function runHousekeeping(db: Db, kind: Database['kind'], now: Date): Promise<number> {
   const pruned = await pruneExpired(db, now);
   if (kind === 'pglite') await vacuumAnalyze(db);
-  return pruned.rateLimitWindows + pruned.idempotencyKeys + pruned.sessions;
+  return pruned.rateLimitWindows + pruned.idempotencyKeys + pruned.sessions + pruned.unreferencedFiles;
 }
 
 /** Runs `runHousekeeping` on a timer while the app is up. */

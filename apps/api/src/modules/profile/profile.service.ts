@@ -4,7 +4,7 @@ import { badRequest, conflict, isUniqueViolation, unauthorized } from '../../lib
 import type { AuthContext } from '../../plugins/access.js';
 import { recordOwnAccountChange } from '../activity/activity.repo.js';
 import { deleteStoredFile } from '../files/files.repo.js';
-import { storeFile } from '../files/files.service.js';
+import { withStoredFile } from '../files/files.service.js';
 import { detectAllowedType, type Upload } from '../files/uploads.js';
 import { findUserDto } from '../users/user-dto.repo.js';
 import { findProfileRow, replaceProfileImageId, updateProfileFields } from './profile.repo.js';
@@ -65,17 +65,20 @@ export async function replaceProfileImage(
   if (!upload || upload.data.length === 0) throw badRequest(messages.profile.imageRequired);
   const mimeType = await detectAllowedType(upload.data, upload.fileName, PROFILE_IMAGE_MIME_TYPES);
   if (!mimeType) throw badRequest(messages.profile.imageTypeRejected);
-  await app.db.transaction(async (tx) => {
-    const fileId = await storeFile(tx, {
-      organizationId: auth.organizationId,
-      ownerUserId: auth.userId,
-      fileName: upload.fileName,
-      mimeType,
-      data: upload.data,
-    });
-    const previous = await replaceProfileImageId(tx, auth.userId, fileId);
-    if (previous) await deleteStoredFile(tx, previous);
-    await recordOwnAccountChange(tx, auth, 'Changed the profile image');
-  });
+  // The image is stored before the transaction that sets it (docs/decisions/022).
+  const file = {
+    organizationId: auth.organizationId,
+    ownerUserId: auth.userId,
+    fileName: upload.fileName,
+    mimeType,
+    data: upload.data,
+  };
+  await withStoredFile(app.db, file, (fileId) =>
+    app.db.transaction(async (tx) => {
+      const previous = await replaceProfileImageId(tx, auth.userId, fileId);
+      if (previous) await deleteStoredFile(tx, previous);
+      await recordOwnAccountChange(tx, auth, 'Changed the profile image');
+    }),
+  );
   return getProfile(app, auth);
 }

@@ -13,7 +13,7 @@ import type { SheetColumn } from '../../lib/spreadsheet.js';
 import { tenantScope, type AuthContext } from '../../plugins/access.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { deleteStoredFile } from '../files/files.repo.js';
-import { storeFile } from '../files/files.service.js';
+import { withStoredFile } from '../files/files.service.js';
 import { detectAllowedType, type Upload } from '../files/uploads.js';
 import { notifySuperAdmins } from '../notifications/notifications.repo.js';
 import {
@@ -81,49 +81,52 @@ export async function createTicket(
   }
   const orgName = await organizationName(app.db, auth.organizationId);
 
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const id = await app.db.transaction(async (tx) => {
-        const displayId = nextDisplayId();
-        const fileId = attachment
-          ? await storeFile(tx, {
-              ...attachment,
-              organizationId: auth.organizationId,
-              ownerUserId: auth.userId,
-            })
-          : null;
-        const ticketId = await insertTicket(tx, {
-          displayId,
-          organizationId: auth.organizationId,
-          createdBy: auth.userId,
-          type: input.type,
-          message: input.message,
-          fileId,
-          fileName: attachment?.fileName ?? null,
-          fileType: attachment?.mimeType ?? null,
+  const raise = async (fileId: string | null): Promise<string> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await app.db.transaction(async (tx) => {
+          const displayId = nextDisplayId();
+          const ticketId = await insertTicket(tx, {
+            displayId,
+            organizationId: auth.organizationId,
+            createdBy: auth.userId,
+            type: input.type,
+            message: input.message,
+            fileId,
+            fileName: attachment?.fileName ?? null,
+            fileType: attachment?.mimeType ?? null,
+          });
+          const callback = input.type === 'callback';
+          await notifySuperAdmins(tx, auth.organizationId, {
+            kind: 'ticket_created',
+            title: callback ? 'Call back requested' : 'New support ticket',
+            body: `${orgName}: ${displayId} — ${excerpt(input.message, 140)}`,
+            link: '/dashboard/support',
+          });
+          await recordActivity(tx, {
+            organizationId: auth.organizationId,
+            actorUserId: auth.userId,
+            action: 'created',
+            entityType: 'support_ticket',
+            entityId: ticketId,
+            message: callback ? `Requested a call back (${displayId})` : `Raised support ticket ${displayId}`,
+          });
+          return ticketId;
         });
-        const callback = input.type === 'callback';
-        await notifySuperAdmins(tx, auth.organizationId, {
-          kind: 'ticket_created',
-          title: callback ? 'Call back requested' : 'New support ticket',
-          body: `${orgName}: ${displayId} — ${excerpt(input.message, 140)}`,
-          link: '/dashboard/support',
-        });
-        await recordActivity(tx, {
-          organizationId: auth.organizationId,
-          actorUserId: auth.userId,
-          action: 'created',
-          entityType: 'support_ticket',
-          entityId: ticketId,
-          message: callback ? `Requested a call back (${displayId})` : `Raised support ticket ${displayId}`,
-        });
-        return ticketId;
-      });
-      return getTicket(app, auth, id);
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= DISPLAY_ID_ATTEMPTS) throw error;
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= DISPLAY_ID_ATTEMPTS) throw error;
+      }
     }
-  }
+  };
+  // The attachment is stored before the ticket's transaction (docs/decisions/022).
+  const id = attachment
+    ? await withStoredFile(
+        app.db,
+        { ...attachment, organizationId: auth.organizationId, ownerUserId: auth.userId },
+        raise,
+      )
+    : await raise(null);
+  return getTicket(app, auth, id);
 }
 
 export async function changeTicketStatus(
