@@ -35,7 +35,9 @@ test.describe('billing', () => {
     ).toBeVisible();
     await page.getByRole('spinbutton', { name: /^Credits/ }).fill('20');
     await page.getByRole('spinbutton', { name: /^Price per credit/ }).fill('250');
-    await expect(page.getByRole('textbox', { name: 'Total' })).toHaveValue('₹5,900.00');
+    // The computed amounts read as values, not as boxes to type in.
+    await expect(page.getByRole('status', { name: 'Total' })).toHaveText('₹5,900.00');
+    await expect(page.getByRole('textbox', { name: 'Total' })).toHaveCount(0);
     await page.getByRole('combobox', { name: 'Demo credits' }).click();
     await page.getByRole('option', { name: '3 trials' }).click();
     await page.getByRole('button', { name: 'Manual Payment' }).click();
@@ -143,13 +145,42 @@ test.describe('billing', () => {
     await checkout.getByRole('button', { name: /^Pay/ }).click();
     await expect(page.getByText('Payment verified successfully.')).toBeVisible();
     await expect(page.getByTestId('credit-balance')).toHaveText('15');
-    await expect(page.getByRole('table', { name: 'Credit history' })).toContainText(
-      'Bought 5 credits online',
+    const history = page.getByRole('table', { name: 'Credit history' });
+    await expect(history).toContainText('Bought 5 credits online');
+    // Each entry says what it is (with the payment's number), never the portal's internal reference.
+    await expect(history.getByRole('row').filter({ hasText: 'Bought 5 credits online' })).toContainText(
+      /Payment\s*pay_/,
     );
+    await expect(history.getByRole('row').filter({ hasText: 'Subscription credits' })).toContainText(
+      'Onboarding',
+    );
+    await expect(history).not.toContainText('subscription:');
     // The month bought follows the one running now: current stays 10 credits, the 5 are upcoming.
-    await expect(page.getByText(/ACTIVE · MONTHLY · 10 credits/)).toBeVisible();
+    await expect(page.getByText(/Active · Monthly · 10 credits/)).toBeVisible();
     await expect(page.getByRole('list', { name: 'Upcoming (paid ahead)' }).getByRole('listitem')).toHaveText([
       /· 5 credits · ₹590\.00$/,
     ]);
+  });
+});
+
+test.describe('billing in a browser outside India', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('manual payment: the date defaults to today in India, day first', async ({ page }) => {
+    const tag = randomUUID().slice(0, 8);
+    await login(page);
+    // 19:15 UTC on 26 Nov is 00:45 IST on 27 Nov, and still 26 Nov (11/26/2026) in New York.
+    await page.clock.setFixedTime(new Date('2026-11-26T19:15:00Z'));
+    await page.goto('/dashboard/inviteuser');
+    await page.getByRole('textbox', { name: /^Username/ }).fill(`tz.${tag}`);
+    await page.getByRole('textbox', { name: /^Email/ }).fill(`tz.${tag}@acme.test`);
+    await page.getByRole('textbox', { name: /^Contact Number/ }).fill('9876543210');
+    await page.getByRole('textbox', { name: /^Company Name/ }).fill(`Zone ${tag}`);
+    await page.getByRole('button', { name: 'Continue to Subscription' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/subscription\?organizationId=/);
+    expect(await page.evaluate(() => new Date().getDate())).toBe(26);
+    await page.getByRole('button', { name: 'Manual Payment' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/manualPayment$/);
+    await expect(page.getByRole('textbox', { name: 'Payment date' })).toHaveValue('27 Nov 2026');
   });
 });

@@ -158,9 +158,21 @@ test.describe('roles', () => {
       true,
     );
 
+    // The super administrator sees whose the tenant's role is; the tenant sees only its own, unlabelled.
+    await login(page);
+    await page.goto('/dashboard/userroles');
+    await searchRoles(page, reader.data.name);
+    const readerRow = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: reader.data.name, exact: true }) });
+    await expect(page.getByRole('columnheader', { name: 'Organization' })).toBeVisible();
+    await expect(readerRow.getByRole('cell', { name: `Readers ${suffix}`, exact: true })).toBeVisible();
+    await page.context().clearCookies();
+
     await login(page, email, password);
     await page.goto('/dashboard/userroles');
     await expect(page.getByRole('cell', { name: reader.data.name, exact: true })).toBeVisible();
+    await expect(page.getByRole('columnheader', { name: 'Organization' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Add Role' })).toHaveCount(0);
     const menu = await openActions(page, reader.data.name);
     // Only the super administrator sets the two-factor policy: a tenant's reader gets View alone.

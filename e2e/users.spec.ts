@@ -247,13 +247,12 @@ test.describe('admin users', () => {
     // The new link works; the first one no longer does.
     await expect.poll(() => latestLinkTo(user.email)).not.toBe(firstLink);
     const invitee = await (await browser.newContext({ baseURL: BASE_URL })).newPage();
+    // The reset page checks its link as it opens: a dead one says so before any password is typed.
     await invitee.goto(firstLink);
-    await invitee.getByRole('textbox', { name: 'New password' }).fill(PASSWORD);
-    await invitee.getByRole('textbox', { name: 'Confirm password' }).fill(PASSWORD);
-    await invitee.getByRole('button', { name: 'Set password' }).click();
     await expect(
       invitee.getByText('This link is invalid or has expired. Please ask for a new one.'),
     ).toBeVisible();
+    await expect(invitee.getByRole('textbox', { name: 'New password' })).toHaveCount(0);
     await acceptInvite(invitee, user.email);
 
     await login(invitee, username, PASSWORD);
@@ -267,5 +266,40 @@ test.describe('admin users', () => {
     await expect(rowOf(page, username).getByText('Active', { exact: true })).toBeVisible();
     await expect(rowOf(page, username).getByText('Invite pending')).toHaveCount(0);
     await api.dispose();
+  });
+
+  test('the details panel keeps its actions in view on a laptop and a phone; Register starts without a company', async ({
+    page,
+  }) => {
+    const api = await apiAs();
+    const username = `panel.${randomUUID().slice(0, 8)}`;
+    await inviteAdmin(api, username);
+    await api.dispose();
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await login(page);
+    for (const viewport of [
+      { width: 1366, height: 768 },
+      { width: 375, height: 667 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/dashboard/usermanagement');
+      await searchUsers(page, username);
+      await rowAction(page, username, 'View');
+      const panel = page.getByRole('dialog', { name: 'Admin User Details' });
+      for (const name of ['Edit Admin', 'End all sessions']) {
+        await expect(panel.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
+      }
+      await page.keyboard.press('Escape');
+      await expect(panel).toHaveCount(0);
+    }
+
+    // Register User: no company (not the platform's) until an organization is chosen, then its name.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto('/dashboard/register');
+    const company = page.getByRole('textbox', { name: 'Company Name' });
+    await expect(company).toHaveValue('');
+    await page.getByRole('combobox', { name: 'Organization' }).fill(`Company ${username}`);
+    await page.getByRole('option', { name: `Company ${username}` }).click();
+    await expect(company).toHaveValue(`Company ${username}`);
   });
 });

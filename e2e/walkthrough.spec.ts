@@ -336,7 +336,7 @@ test.describe('keyboard', () => {
     await retype(page, '250');
     await tabTo(page, credits, { back: true });
     await retype(page, '20');
-    await expect(page.getByRole('textbox', { name: 'Total' })).toHaveValue('₹5,900.00');
+    await expect(page.getByRole('status', { name: 'Total' })).toHaveText('₹5,900.00');
     await tabTo(page, page.getByRole('combobox', { name: 'Demo credits' }));
     await chooseWithKeyboard(page, '2 trials');
     await tabTo(page, page.getByRole('button', { name: 'Manual Payment' }));

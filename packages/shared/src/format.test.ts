@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatDateTime, formatMonth } from './format.js';
+import { formatCount, formatDate, formatDateTime, formatMonth, istDay, parseDay } from './format.js';
 import { formatRupees, formatWholeRupees } from './money.js';
 
 describe('dates and times (India Standard Time)', () => {
@@ -30,6 +30,24 @@ describe('dates and times (India Standard Time)', () => {
   it('answers text that is not a date unchanged', () => {
     expect(formatDate('not a date')).toBe('not a date');
     expect(formatDateTime('')).toBe('');
+  });
+
+  it('gives the IST calendar day of an instant as YYYY-MM-DD, whatever the machine’s time zone', () => {
+    // 00:45 IST on 27 Nov is still 26 Nov in UTC and in every American zone.
+    expect(istDay('2026-11-26T19:15:00Z')).toBe('2026-11-27');
+    expect(istDay(new Date('2026-11-26T18:29:59Z'))).toBe('2026-11-26');
+    expect(istDay('2026-03-01')).toBe('2026-03-01');
+    expect(istDay('not a date')).toBe('');
+  });
+
+  it('reads a day typed day first, as the portal shows it', () => {
+    for (const text of ['27 Nov 2026', ' 27 november 2026 ', '27/11/2026', '27-11-2026', '2026-11-27']) {
+      expect(parseDay(text)).toBe('2026-11-27');
+    }
+    expect(parseDay(formatDate('2026-02-05'))).toBe('2026-02-05');
+    for (const text of ['31 Nov 2026', '29 Feb 2026', '27 Foo 2026', '11/27', '', 'yesterday']) {
+      expect(parseDay(text)).toBeNull();
+    }
   });
 
   it('names months from their YYYY-MM key', () => {

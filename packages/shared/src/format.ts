@@ -64,6 +64,54 @@ export function formatDateTime(value: DateInput): string {
   return `${dayText(w)}, ${hour}:${String(w.minute).padStart(2, '0')} ${w.hour < 12 ? 'am' : 'pm'}`;
 }
 
+/**
+ * The IST calendar day of an instant as `YYYY-MM-DD` (today's without an argument): what a date field
+ * holds, whatever the browser's time zone. Shown to people through `formatDate`.
+ */
+export function istDay(value: DateInput = new Date()): string {
+  const w = istWallClock(value);
+  if (!w) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${w.year}-${pad(w.month + 1)}-${pad(w.day)}`;
+}
+
+const DAY_MONTH_YEAR = /^(\d{1,2})[\s/.-]+([a-z]+|\d{1,2})[\s/.,-]+(\d{4})$/i;
+
+/**
+ * A calendar day typed the portal's way, day first: `27 Nov 2026`, `27 November 2026`, `27/11/2026`,
+ * `27-11-2026`, or `2026-11-27`; as `YYYY-MM-DD`, or null when it is not a real day.
+ */
+export function parseDay(text: string): string | null {
+  const trimmed = text.trim();
+  let year: number;
+  let month: number;
+  let day: number;
+  const iso = DAY_ONLY.exec(trimmed);
+  const dmy = iso ? null : DAY_MONTH_YEAR.exec(trimmed);
+  if (iso) {
+    [year, month, day] = [+iso[1]!, +iso[2]!, +iso[3]!];
+  } else if (dmy) {
+    const monthText = dmy[2]!;
+    month = /^\d+$/.test(monthText)
+      ? +monthText
+      : MONTHS.findIndex(
+          (m) => monthText.length >= 3 && m.toLowerCase() === monthText.slice(0, 3).toLowerCase(),
+        ) + 1;
+    [year, day] = [+dmy[3]!, +dmy[1]!];
+  } else {
+    return null;
+  }
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (
+    month < 1 ||
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day
+  )
+    return null;
+  return date.toISOString().slice(0, 10);
+}
+
 /** A `YYYY-MM` month key: `Mar 2025`, or `Mar` with `{ short: true }`. */
 export function formatMonth(month: string, options: { short?: boolean } = {}): string {
   const m = MONTH_ONLY.exec(month);

@@ -450,6 +450,8 @@ export const messages = {
     closeConfirm: 'Are you sure you want to close this position? It will no longer be open for interviews.',
     empty: 'No positions found.',
     search: 'Search by title, department or location...',
+    /** Short enough for the search box on a phone; the box's accessible name stays `search`. */
+    searchPlaceholder: 'Title, department or location',
     loadFailed: 'Failed to load positions.',
     saveFailed: 'Failed to save the position.',
   },

@@ -6,7 +6,7 @@ export interface ListPaginationProps {
   page: number;
   pageSize: number;
   onPageChange: (page: number) => void;
-  /** Offered beside the pager; left out where the page size is chosen above the list. */
+  /** The page sizes offered as "Rows per page" beside the pager (every list chooses its size here). */
   pageSizes?: readonly number[];
   onPageSizeChange?: (size: number) => void;
 }
@@ -20,6 +20,8 @@ export function ListPagination({
   pageSizes = [],
   onPageSizeChange,
 }: ListPaginationProps) {
+  // A list without rows says so in its empty text alone: no "0–0 of 0" and no arrows under it.
+  if (count === 0) return null;
   // MUI reports a page past the last one (while a smaller total loads) as an error.
   const lastPage = Math.max(0, Math.ceil(count / pageSize) - 1);
   return (

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { InputAdornment, MenuItem, Stack, TextField } from '@mui/material';
+import { InputAdornment, Stack, TextField } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 
-/** The row of controls (search, filters, page size) above a list, in the order the page gives them. */
+/** The row of controls (search, filters) above a list, in the order the page gives them; the page size is the pager's. */
 export function ListToolbar({ children }: { children: ReactNode }) {
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ p: 2, alignItems: { sm: 'center' } }}>
@@ -39,32 +39,5 @@ export function SearchField({ value, onChange, placeholder, label = placeholder 
         },
       }}
     />
-  );
-}
-
-export interface PageSizeSelectProps {
-  label: string;
-  value: number;
-  sizes: readonly number[];
-  onChange: (size: number) => void;
-}
-
-/** The select of how many rows a page shows, for lists that choose it above the table. */
-export function PageSizeSelect({ label, value, sizes, onChange }: PageSizeSelectProps) {
-  return (
-    <TextField
-      select
-      size="small"
-      label={label}
-      value={value}
-      onChange={(event) => onChange(Number(event.target.value))}
-      sx={{ minWidth: 140 }}
-    >
-      {sizes.map((size) => (
-        <MenuItem key={size} value={size}>
-          {size}
-        </MenuItem>
-      ))}
-    </TextField>
   );
 }

@@ -7,9 +7,11 @@ export interface SidePanelProps {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  /** The panel's actions, in a footer that stays in view while the content scrolls. */
+  footer?: ReactNode;
 }
 
-export function SidePanel({ open, title, onClose, children }: SidePanelProps) {
+export function SidePanel({ open, title, onClose, children, footer }: SidePanelProps) {
   return (
     // Above the app bar (which sits at drawer + 1), like any modal.
     <Drawer
@@ -37,7 +39,12 @@ export function SidePanel({ open, title, onClose, children }: SidePanelProps) {
           <CloseIcon />
         </IconButton>
       </Stack>
-      <Box sx={{ p: 3 }}>{children}</Box>
+      <Box sx={{ p: 3, flex: 1, minHeight: 0, overflowY: 'auto' }}>{children}</Box>
+      {footer && (
+        <Stack spacing={1.5} sx={{ px: 3, py: 2, borderTop: 1, borderColor: 'divider' }}>
+          {footer}
+        </Stack>
+      )}
     </Drawer>
   );
 }

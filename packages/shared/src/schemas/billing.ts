@@ -26,6 +26,21 @@ import { createUserBodySchema } from './users.js';
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'CANCELLED', 'EXPIRED'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
+/** How a subscription's status and billing cycle read on screen. */
+export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = {
+  ACTIVE: 'Active',
+  CANCELLED: 'Cancelled',
+  EXPIRED: 'Expired',
+};
+export const billingCycleLabels: Record<typeof BILLING_CYCLE, string> = { MONTHLY: 'Monthly' };
+
+/** `Active · Monthly`; a value without a label reads as itself. */
+export function subscriptionStateLabel(status: string, billingCycle: string): string {
+  const statusText = (subscriptionStatusLabels as Record<string, string>)[status] ?? status;
+  const cycleText = (billingCycleLabels as Record<string, string>)[billingCycle] ?? billingCycle;
+  return `${statusText} · ${cycleText}`;
+}
+
 /**
  * Payment record status. A manual payment is recorded as CREATED (an administrator's
  * record of money received, not checked by a provider); an online payment whose signature was

@@ -84,6 +84,8 @@ export const roleSchema = z.object({
   name: z.string(),
   isSystem: z.boolean(),
   organizationId: z.string().nullable(),
+  /** The custom role's organization (null for a system role). */
+  organizationName: z.string().nullable(),
   permissions: z.array(permissionEntrySchema),
   /** Its users must sign in with a second factor (always, for the super administrator's role). */
   requireTwoFactor: z.boolean(),

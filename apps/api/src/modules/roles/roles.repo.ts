@@ -162,9 +162,10 @@ export async function toRoleDtos(
   userCountOrganizationId: string | null,
 ): Promise<Role[]> {
   const ids = rows.map((r) => r.id);
-  const [permissions, counts] = await Promise.all([
+  const [permissions, counts, organizationNames] = await Promise.all([
     loadRolePermissions(db, ids),
     countRoleUsers(db, ids, userCountOrganizationId),
+    namesOfOrganizations(db, rows),
   ]);
   return rows.map((row) => ({
     id: row.id,
@@ -172,10 +173,23 @@ export async function toRoleDtos(
     name: row.name,
     isSystem: row.isSystem,
     organizationId: row.organizationId,
+    organizationName:
+      row.organizationId === null ? null : (organizationNames.get(row.organizationId) ?? null),
     requireTwoFactor: row.requireTwoFactor,
     permissions: permissions.get(row.id) ?? [],
     userCount: counts.get(row.id) ?? 0,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }));
+}
+
+/** The names of the roles' organizations (custom roles only), in one query. */
+async function namesOfOrganizations(db: Db, rows: readonly RoleRow[]): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.flatMap((r) => (r.organizationId === null ? [] : [r.organizationId])))];
+  if (ids.length === 0) return new Map();
+  const found = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .where(inArray(organizations.id, ids));
+  return new Map(found.map((o) => [o.id, o.name]));
 }

@@ -324,6 +324,17 @@ describe('GET /api/auth/roles', () => {
     expect(acme).toContain('admin');
   });
 
+  it('names each custom role’s organization, and none for a system role', async () => {
+    const res = await root.get('/api/auth/roles?pageSize=100');
+    expect(res.statusCode, res.body).toBe(200);
+    const byName = new Map((res.json().data as Role[]).map((r) => [r.name, r]));
+    expect(byName.get('Acme Only')).toMatchObject({ organizationId: orgA, organizationName: 'Acme' });
+    expect(byName.get('Globex Only')).toMatchObject({ organizationId: orgB, organizationName: 'Globex' });
+    expect(byName.get('admin')).toMatchObject({ organizationId: null, organizationName: null });
+    const one = await adminA.get(`/api/auth/roles/${acmeOnly.id}`);
+    expect(one.json().data).toMatchObject({ organizationName: 'Acme' });
+  });
+
   it('ignores organizationId from a tenant', async () => {
     const list = await names(adminA, `?pageSize=100&organizationId=${orgB}`);
     expect(list).not.toContain('Globex Only');

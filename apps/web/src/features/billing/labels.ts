@@ -11,6 +11,13 @@ export const labels = {
   amount: 'Amount',
   gstAmount: 'GST amount',
   total: 'Total',
+  computedAmounts: 'Calculated amounts',
+  computedAmountsHint: 'Credits × price per credit, plus GST at the percentage above. Updated as you type.',
+  paymentDateHint: 'Day first, such as 27 Nov 2026',
+  paymentDateInvalid: 'Enter a date such as 27 Nov 2026',
+  chooseDate: 'Choose the payment date',
+  /** What a credit-history entry is, in place of the internal reference it carries. */
+  entry: 'Entry',
   demoCredits: 'Demo credits',
   trial: 'trial',
   trials: 'trials',
@@ -48,7 +55,6 @@ export const labels = {
   ledgerEmpty: 'No credit movements yet.',
   date: 'Date',
   description: 'Description',
-  reference: 'Reference',
   change: 'Credits',
   apiKeys: 'API keys',
   apiKeysHint: 'The interview product uses an API key to spend this organization’s credits.',
@@ -94,6 +100,16 @@ export const ledgerReasonLabels = {
   adjustment: 'Adjustment',
   refund: 'Credits taken back by a refund',
 } as const satisfies Record<LedgerReason, string>;
+
+/** What a credit-history entry is (LedgerTable), in the customer's words. */
+export const ledgerEntryKindLabels = {
+  onboarding: 'Onboarding',
+  manualPayment: 'Manual payment',
+  payment: 'Payment',
+  refund: 'Refund',
+  usage: 'Interview',
+  adjustment: 'Adjustment',
+} as const;
 
 export function trialLabel(n: number): string {
   return `${n} ${n === 1 ? labels.trial : labels.trials}`;

@@ -4,4 +4,6 @@ export const labels = {
   stopRequiringTwoFactor: 'Stop requiring two-factor sign-in',
   twoFactorRequired: '2FA required',
   twoFactorRequiredLong: 'Its users must sign in with two-factor sign-in.',
+  /** The organization of a system role, which every organization has. */
+  allOrganizations: 'All organizations',
 } as const;

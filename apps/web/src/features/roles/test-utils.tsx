@@ -28,6 +28,7 @@ export function testRole(overrides: Partial<Role> = {}): Role {
     name: 'Recruiter',
     isSystem: false,
     organizationId: '22222222-2222-4222-8222-222222222222',
+    organizationName: 'Acme Hiring',
     permissions: [entry('users', ['READ'])],
     requireTwoFactor: false,
     userCount: 0,

@@ -13,15 +13,27 @@ import { plainId, ShortId } from '../../../components/short-id';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useLedger } from '../api/get-ledger';
 import { labels, ledgerReasonLabels } from '../labels';
+import { ledgerEntryKind } from '../utils/ledger-entry';
 
 const COLUMNS: DataColumn<LedgerEntry>[] = [
   { label: labels.date, card: 'subtitle', render: (e) => formatDateTime(e.createdAt) },
   { label: labels.description, card: 'title', render: (e) => e.note ?? ledgerReasonLabels[e.reason] },
   {
-    label: labels.reference,
-    // A payment's id (pay_ and 14 characters) shows whole; the interview product's own may be longer.
-    render: (e) => (e.reference ? <ShortId id={e.reference} format={plainId} keep={18} /> : '—'),
-    cellSx: { fontSize: 13 },
+    label: labels.entry,
+    render: (e) => {
+      const kind = ledgerEntryKind(e);
+      return (
+        <>
+          {kind.label}
+          {/* A payment's id (pay_ and 14 characters) shows whole; the interview product's own may be longer. */}
+          {kind.number && (
+            <Box component="span" sx={{ display: 'block', fontSize: 13, color: 'text.secondary' }}>
+              <ShortId id={kind.number} format={plainId} keep={18} />
+            </Box>
+          )}
+        </>
+      );
+    },
   },
   {
     label: labels.change,

@@ -103,11 +103,41 @@ function serve() {
             id: 'l1',
             delta: 10,
             reason: 'subscription',
-            reference: null,
+            reference: 'subscription:256bcd22-0000-4000-8000-000000000001',
             note: null,
-            subscriptionId: null,
+            subscriptionId: '256bcd22-0000-4000-8000-000000000001',
+            paymentId: 'p-manual',
+            createdAt: '2025-01-01T00:00:00.000Z',
+          },
+          {
+            id: 'l0',
+            delta: 3,
+            reason: 'demo_trial',
+            reference: 'demo:256bcd22-0000-4000-8000-000000000001',
+            note: '3 demo trials',
+            subscriptionId: '256bcd22-0000-4000-8000-000000000001',
             paymentId: null,
             createdAt: '2025-01-01T00:00:00.000Z',
+          },
+          {
+            id: 'l3',
+            delta: 5,
+            reason: 'purchase',
+            reference: 'pay_Abc123Def456Gh',
+            note: 'Bought 5 credits online',
+            subscriptionId: null,
+            paymentId: 'p-online',
+            createdAt: '2025-01-03T00:00:00.000Z',
+          },
+          {
+            id: 'l4',
+            delta: -2,
+            reason: 'refund',
+            reference: 'rfnd_Xyz987',
+            note: 'Refund rfnd_Xyz987: credit note CN/2025-26/0001',
+            subscriptionId: null,
+            paymentId: 'p-online',
+            createdAt: '2025-01-04T00:00:00.000Z',
           },
           {
             id: 'l2',
@@ -120,7 +150,7 @@ function serve() {
             createdAt: '2025-01-02T00:00:00.000Z',
           },
         ],
-        meta: { page: 1, pageSize: 10, total: 2 },
+        meta: { page: 1, pageSize: 10, total: 5 },
       };
     if (path === '/auth/api-keys')
       return {
@@ -205,7 +235,7 @@ describe('billing page', () => {
   it('shows the balance, the subscription, the ledger and the API keys', async () => {
     renderPage();
     expect((await screen.findByTestId('credit-balance')).textContent).toBe('12');
-    expect(screen.getByText(/ACTIVE · MONTHLY · 10 credits/)).toBeTruthy();
+    expect(screen.getByText(/^Active · Monthly · 10 credits$/)).toBeTruthy();
     // The period running now, not the one bought for later, which is listed as upcoming.
     expect(screen.getByTestId('current-period').textContent).toBe('Period: 1 Jan 2030 – 1 Feb 2030');
     const next = within(screen.getByRole('list', { name: 'Upcoming (paid ahead)' })).getAllByRole('listitem');
@@ -215,6 +245,17 @@ describe('billing page', () => {
     const ledger = await screen.findByRole('table', { name: 'Credit history' });
     expect(within(ledger).getByText('interview-7')).toBeTruthy();
     expect(within(ledger).getByText('-1')).toBeTruthy();
+    // What each entry is, with the number the customer knows it by, never the internal reference.
+    const entryOf = (id: string) => {
+      const row = within(ledger).getAllByRole('row')[['l1', 'l0', 'l3', 'l4', 'l2'].indexOf(id) + 1]!;
+      return within(row).getAllByRole('cell')[2]!.textContent;
+    };
+    expect(entryOf('l1')).toBe('Manual payment');
+    expect(entryOf('l0')).toBe('Onboarding');
+    expect(entryOf('l2')).toMatch(/^Interview.*interview-7/);
+    expect(entryOf('l3')).toMatch(/^Payment.*pay_Abc123Def456Gh/);
+    expect(entryOf('l4')).toMatch(/^Refund.*rfnd_Xyz987/);
+    expect(ledger.textContent).not.toMatch(/subscription:|demo:|256bcd22/);
     const keys = await screen.findByRole('table', { name: 'API keys' });
     expect(within(keys).getByText('icp_abcdefgh…')).toBeTruthy();
   });

@@ -1,6 +1,13 @@
 import { useId } from 'react';
 import { Alert, Divider, Grid, Paper, Skeleton, Stack, Typography } from '@mui/material';
-import { formatCount, formatDate, formatRupees, messages, type Subscription } from '@portal/shared';
+import {
+  formatCount,
+  formatDate,
+  formatRupees,
+  messages,
+  subscriptionStateLabel,
+  type Subscription,
+} from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePermissions } from '../../auth/use-permission';
@@ -65,7 +72,8 @@ export function BillingPage() {
             {sub && (
               <Stack spacing={0.5}>
                 <Typography variant="h6" component="p">
-                  {sub.status} · {sub.billingCycle} · {creditsText(sub.totalInterviewCredits)}
+                  {subscriptionStateLabel(sub.status, sub.billingCycle)} ·{' '}
+                  {creditsText(sub.totalInterviewCredits)}
                 </Typography>
                 <Typography data-testid="current-period">
                   {labels.period}: <strong>{period(sub)}</strong>

@@ -5,6 +5,7 @@ import { computeAmounts, IDEMPOTENCY_HEADER, messages, storageKeys } from '@port
 import { ApiError } from '../../../lib/api-client';
 import { ORG_ID, pendingUser } from '../test-utils';
 import { renderAt } from '../../../test/render-at';
+import { labels } from '../labels';
 import { ManualPaymentPage } from './manual-payment-page';
 
 const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
@@ -65,8 +66,45 @@ describe('manual payment', () => {
     expect((screen.getByRole('combobox', { name: 'Payment method' }) as HTMLElement).textContent).toBe(
       'Bank Transfer',
     );
-    const date = screen.getByLabelText('Payment date') as HTMLInputElement;
-    expect(date.value).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const date = screen.getByRole('textbox', { name: 'Payment date' }) as HTMLInputElement;
+    expect(date.value).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
+  });
+
+  it('defaults the payment date to today in India, day first, whatever the browser’s time zone', () => {
+    // 19:15 UTC on 26 Nov is 00:45 IST on 27 Nov, and still 26 Nov (11/26/2026) in an American browser.
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    vi.useFakeTimers({ now: new Date('2026-11-26T19:15:00Z'), toFake: ['Date'] });
+    try {
+      expect(new Date().getDate()).toBe(26);
+      store();
+      renderPage();
+      const date = screen.getByRole('textbox', { name: 'Payment date' }) as HTMLInputElement;
+      expect(date.value).toBe('27 Nov 2026');
+    } finally {
+      process.env.TZ = zone;
+    }
+  });
+
+  it('reads a typed date day first, shows it the portal’s way and sends the day it names', async () => {
+    store();
+    apiMock.post.mockResolvedValue({ success: true, data: {} });
+    const user = userEvent.setup();
+    renderPage();
+    const date = screen.getByRole('textbox', { name: 'Payment date' }) as HTMLInputElement;
+    await user.type(screen.getByRole('textbox', { name: /Transaction ID/ }), 'UTR-1');
+    await user.clear(date);
+    await user.type(date, '31/11/2026');
+    await user.click(screen.getByRole('button', { name: messages.payment.submit }));
+    expect(await screen.findByText(labels.paymentDateInvalid)).toBeTruthy();
+    expect(apiMock.post).not.toHaveBeenCalled();
+    await user.clear(date);
+    await user.type(date, '3/11/2026');
+    await user.tab();
+    expect(date.value).toBe('3 Nov 2026');
+    await user.click(screen.getByRole('button', { name: messages.payment.submit }));
+    expect(await screen.findByText(messages.payment.created)).toBeTruthy();
+    expect(apiMock.post.mock.calls[0]![1].payment).toMatchObject({ paymentDate: '2026-11-03' });
   });
 
   it('needs a transaction id', async () => {

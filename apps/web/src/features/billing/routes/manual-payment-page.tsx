@@ -21,9 +21,12 @@ import { z } from 'zod';
 import {
   DEFAULT_PAYMENT_METHOD,
   formatCount,
+  formatDate,
   formatRupees,
+  istDay,
   manualPaymentInputSchema,
   messages,
+  parseDay,
   PAYMENT_METHODS,
   REDIRECT_AFTER_SAVE_MS,
 } from '@portal/shared';
@@ -31,6 +34,7 @@ import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
 import { useOnboard } from '../api/onboard';
+import { PaymentDateField } from '../components/payment-date-field';
 import { labels, paymentMethodLabels, trialLabel } from '../labels';
 import {
   clearHandoff,
@@ -47,14 +51,14 @@ const USER_MANAGEMENT = '/dashboard/usermanagement';
 const formSchema = manualPaymentInputSchema.extend({
   paymentMethod: z.enum(PAYMENT_METHODS),
   remarks: z.string().max(1000),
+  // As shown and typed, day first (`27 Nov 2026`); sent as the day it names (YYYY-MM-DD).
+  paymentDate: z.string().refine((text) => parseDay(text) !== null, labels.paymentDateInvalid),
 });
 type FormValues = z.infer<typeof formSchema>;
 
-/** Today in the browser's time zone, as the date input wants it (YYYY-MM-DD). */
+/** Today in India (the portal's business day), whatever the browser's time zone: `27 Nov 2026`. */
 function today(): string {
-  const d = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return formatDate(istDay());
 }
 
 type Loaded =
@@ -118,7 +122,7 @@ export function ManualPaymentPage() {
       payment: {
         transactionId: form.transactionId.trim(),
         paymentMethod: form.paymentMethod,
-        paymentDate: form.paymentDate,
+        paymentDate: parseDay(form.paymentDate) ?? form.paymentDate,
         remarks: form.remarks.trim(),
       },
     };
@@ -217,13 +221,19 @@ export function ManualPaymentPage() {
                 />
               </Grid>
               <Grid size={{ xs: 12, sm: 3 }}>
-                <TextField
-                  {...register('paymentDate')}
-                  label={labels.paymentDate}
-                  type="date"
-                  fullWidth
-                  slotProps={{ inputLabel: { shrink: true } }}
-                  error={!!formState.errors.paymentDate}
+                <Controller
+                  control={control}
+                  name="paymentDate"
+                  render={({ field }) => (
+                    <PaymentDateField
+                      name={field.name}
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      inputRef={field.ref}
+                      error={formState.errors.paymentDate?.message}
+                    />
+                  )}
                 />
               </Grid>
               <Grid size={12}>

@@ -23,7 +23,11 @@ function renderPage(path = `/dashboard/subscription?organizationId=${ORG_ID}`) {
 
 const field = (name: string) =>
   screen.getByRole('spinbutton', { name: new RegExp(`^${name}`) }) as HTMLInputElement;
-const readOnly = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
+/** A computed amount: text named by its label, not a box to type in. */
+const readOnly = (name: string) => {
+  expect(screen.queryByRole('textbox', { name })).toBeNull();
+  return { value: screen.getByRole('status', { name }).textContent };
+};
 
 beforeEach(() => {
   vi.clearAllMocks();

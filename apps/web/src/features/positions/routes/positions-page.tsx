@@ -139,7 +139,8 @@ export function PositionsPage() {
           <SearchField
             value={searchInput}
             onChange={setSearchInput}
-            placeholder={messages.positions.search}
+            placeholder={messages.positions.searchPlaceholder}
+            label={messages.positions.search}
           />
           <FormControl size="small" sx={{ minWidth: 160 }}>
             <InputLabel id="position-status-label">Status</InputLabel>

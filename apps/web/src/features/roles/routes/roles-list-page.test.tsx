@@ -22,6 +22,7 @@ const systemRole = testRole({
   code: 'admin',
   isSystem: true,
   organizationId: null,
+  organizationName: null,
   permissions: [entry('users', ['READ', 'CREATE'])],
 });
 const customRole = testRole({ id: 'temp-ab12', name: 'Recruiter', permissions: [] });
@@ -78,6 +79,31 @@ describe('roles list', () => {
     for (const column of ['Role ID', 'Role', 'Status', 'Permissions', 'Action']) {
       expect(screen.getByRole('columnheader', { name: column })).toBeInTheDocument();
     }
+  });
+
+  it('shows the super administrator whose each custom role is, and a tenant no such column', async () => {
+    const { unmount } = renderList();
+    const recruiter = (await screen.findByText('Recruiter')).closest('tr')!;
+    expect(screen.getByRole('columnheader', { name: messages.users.organizationLabel })).toBeInTheDocument();
+    expect(within(recruiter).getByText('Acme Hiring')).toBeInTheDocument();
+    expect(
+      within(screen.getByText('admin').closest('tr')!).getByText(labels.allOrganizations),
+    ).toBeInTheDocument();
+    unmount();
+
+    auth.user = roleManager;
+    renderList();
+    await screen.findByText('Recruiter');
+    expect(screen.queryByRole('columnheader', { name: messages.users.organizationLabel })).toBeNull();
+    expect(screen.queryByText('Acme Hiring')).toBeNull();
+  });
+
+  it('shows only the empty text, without a pager, when there is no role', async () => {
+    serve([]);
+    renderList();
+    expect(await screen.findByText(messages.roles.empty)).toBeInTheDocument();
+    expect(screen.queryByText(/of 0/)).toBeNull();
+    expect(screen.queryByRole('button', { name: /next page/i })).toBeNull();
   });
 
   it('opens the permissions panel with the scopes, or the empty text', async () => {

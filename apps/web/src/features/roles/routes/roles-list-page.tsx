@@ -19,6 +19,7 @@ import { useSetRoleTwoFactor } from '../api/set-role-two-factor';
 import { RoleActionsMenu } from '../components/role-actions-menu';
 import { RolePermissionsPanel } from '../components/role-permissions-panel';
 import { TwoFactorRequiredChip } from '../components/two-factor-required-chip';
+import { labels } from '../labels';
 import { formatRoleId } from '../utils/role-shape';
 import type { RoleEditorState } from './role-editor-page';
 
@@ -26,7 +27,7 @@ import type { RoleEditorState } from './role-editor-page';
 export function RolesListPage() {
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
-  const { can, mayManage, mayOpen, meets } = usePermissions();
+  const { can, holder, mayManage, mayOpen, meets } = usePermissions();
   const { searchInput, setSearchInput, search, page, setPage, pageSize, setPageSize } = usePagedSearch();
   const [panelRole, setPanelRole] = useState<Role | null>(null);
   const [toDelete, setToDelete] = useState<Role | null>(null);
@@ -54,12 +55,24 @@ export function RolesListPage() {
     }
   };
 
+  // Only the super administrator sees the roles of more than one organization: each custom role says whose.
+  const organizationColumn: DataColumn<Role>[] = holder.isSuperAdmin
+    ? [
+        {
+          label: messages.users.organizationLabel,
+          card: 'subtitle',
+          render: (role) => role.organizationName ?? (role.isSystem ? labels.allOrganizations : '—'),
+          cellSx: { overflowWrap: 'anywhere' },
+        },
+      ]
+    : [];
   const columns: DataColumn<Role>[] = [
     {
       label: messages.roles.roleIdColumn,
       render: (role) => <ShortId id={role.id} format={formatRoleId} />,
     },
     { label: messages.roles.roleColumn, card: 'title', render: (role) => role.name },
+    ...organizationColumn,
     {
       label: messages.roles.statusColumn,
       render: (role) => (

@@ -73,6 +73,7 @@ export function roleFromBody(body: unknown): Role {
     name,
     isSystem: r.isSystem === true,
     organizationId: typeof r.organizationId === 'string' ? r.organizationId : null,
+    organizationName: typeof r.organizationName === 'string' ? r.organizationName : null,
     permissions,
     requireTwoFactor: r.requireTwoFactor === true,
     userCount: typeof r.userCount === 'number' ? r.userCount : 0,

@@ -106,6 +106,26 @@ describe('support page', () => {
     expect(apiMock.get).toHaveBeenCalledWith('/auth/support/tickets', {
       params: { page: 1, pageSize: 10, search: undefined },
     });
+    // The empty text alone: no "0–0 of 0" pager under it.
+    expect(screen.queryByText(/of 0/)).toBeNull();
+    expect(screen.queryByRole('combobox', { name: /Rows per page/ })).toBeNull();
+  });
+
+  it('chooses the page size under the list, like every list: 10, 25, 50 or 100', async () => {
+    serve([ticket]);
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByText('report.pdf');
+    expect(screen.queryByRole('combobox', { name: 'Show' })).toBeNull();
+    await user.click(screen.getByRole('combobox', { name: /Rows per page/ }));
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['10', '25', '50', '100']);
+    await user.click(options[3]!);
+    await waitFor(() =>
+      expect(apiMock.get).toHaveBeenLastCalledWith('/auth/support/tickets', {
+        params: { page: 1, pageSize: 100, search: undefined },
+      }),
+    );
   });
 
   it("refuses an empty message with 'Please enter a message' and sends nothing", async () => {

@@ -13,7 +13,7 @@ import {
 } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../../components/data-table';
-import { PageSizeSelect, SearchField } from '../../../components/list-toolbar';
+import { SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { plainId, ShortId } from '../../../components/short-id';
 import { extractErrorMessage } from '../../../lib/error-message';
@@ -144,12 +144,6 @@ export function SupportPage() {
               {messages.support.raisedTickets}
             </Typography>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
-              <PageSizeSelect
-                label="Show"
-                value={pageSize}
-                sizes={TICKET_PAGE_SIZES}
-                onChange={setPageSize}
-              />
               <SearchField
                 value={searchInput}
                 onChange={setSearchInput}
@@ -177,7 +171,14 @@ export function SupportPage() {
             loading={tickets.isPending}
             error={tickets.isError ? messages.support.loadFailed : undefined}
             emptyText={messages.support.empty}
-            pagination={{ count: tickets.data?.meta.total ?? 0, page, pageSize, onPageChange: setPage }}
+            pagination={{
+              count: tickets.data?.meta.total ?? 0,
+              page,
+              pageSize,
+              onPageChange: setPage,
+              pageSizes: TICKET_PAGE_SIZES,
+              onPageSizeChange: setPageSize,
+            }}
             actions={{
               label: 'Action',
               align: 'right',

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Divider, Stack, Typography } from '@mui/material';
+import { Box, Button, Stack, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import LogoutIcon from '@mui/icons-material/Logout';
 import { formatDateTime, messages, type User } from '@portal/shared';
@@ -45,8 +45,33 @@ export function UserDetailsPanel({
         [messages.users.detailInvite, inviteStatusLabel(user.inviteStatus)],
       ]
     : [];
+  const actions = user && (canEdit || canEndSessions) && (
+    <>
+      {canEdit && (
+        <Button variant="contained" startIcon={<EditIcon />} onClick={() => onEdit(user)}>
+          {messages.users.editAdmin}
+        </Button>
+      )}
+      {canEndSessions && (
+        <Button
+          variant="outlined"
+          color="error"
+          startIcon={<LogoutIcon />}
+          onClick={() => onEndSessions(user)}
+        >
+          {labels.endSessions}
+        </Button>
+      )}
+    </>
+  );
   return (
-    <SidePanel open={!!user} title={messages.users.detailsTitle} onClose={onClose}>
+    // The actions sit in the panel's footer, in view whatever the height of the screen.
+    <SidePanel
+      open={!!user}
+      title={messages.users.detailsTitle}
+      onClose={onClose}
+      footer={actions || undefined}
+    >
       {user && (
         <Stack spacing={2}>
           <UserStatus user={user} />
@@ -62,22 +87,6 @@ export function UserDetailsPanel({
               </Box>
             ))}
           </Box>
-          {(canEdit || canEndSessions) && <Divider />}
-          {canEdit && (
-            <Button variant="contained" startIcon={<EditIcon />} onClick={() => onEdit(user)}>
-              {messages.users.editAdmin}
-            </Button>
-          )}
-          {canEndSessions && (
-            <Button
-              variant="outlined"
-              color="error"
-              startIcon={<LogoutIcon />}
-              onClick={() => onEndSessions(user)}
-            >
-              {labels.endSessions}
-            </Button>
-          )}
         </Stack>
       )}
     </SidePanel>

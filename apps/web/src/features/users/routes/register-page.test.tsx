@@ -53,10 +53,16 @@ function renderRegister() {
 describe('Register User', () => {
   it('lets super_admin pick an organization and any of its roles, then sends the invite', async () => {
     apiMock.post.mockResolvedValue({ success: true, data: makeUser({ email: 'rec@acme.test' }) });
+    auth.user = { ...superAdmin, client: 'Platform' };
     renderRegister();
     const user = userEvent.setup();
+    const company = () =>
+      (screen.getByRole('textbox', { name: messages.users.companyLabel }) as HTMLInputElement).value;
+    // Not the super administrator's own company: nothing until an organization is chosen.
+    expect(company()).toBe('');
     await user.click(await screen.findByRole('combobox', { name: messages.users.organizationLabel }));
     await user.click(await screen.findByRole('option', { name: 'Acme' }));
+    expect(company()).toBe('Acme');
     await waitFor(() =>
       expect(apiMock.get).toHaveBeenCalledWith('/auth/roles', {
         params: { page: 1, pageSize: 100, organizationId: ORG_A.id },

@@ -58,7 +58,8 @@ export function RegisterPage() {
       username: '',
       email: '',
       mobileNo: '',
-      client: user?.client ?? '',
+      // The company of the organization the user joins: none until the super administrator chooses one.
+      client: isSuperAdmin ? '' : (user?.client ?? ''),
       organizationId: isSuperAdmin ? '' : (user?.organizationId ?? ''),
       roleId: '',
     },
@@ -83,10 +84,10 @@ export function RegisterPage() {
     [roles.data, organizationId, isSuperAdmin, selectedOrg, mayManage],
   );
 
-  // The company name follows the chosen organization until the user types their own.
+  // The company name follows the chosen organization (empty while none is) until the user types their own.
   useEffect(() => {
-    if (selectedOrg && !formState.dirtyFields.client) setValue('client', selectedOrg.name);
-  }, [selectedOrg, formState.dirtyFields.client, setValue]);
+    if (isSuperAdmin && !formState.dirtyFields.client) setValue('client', selectedOrg?.name ?? '');
+  }, [isSuperAdmin, selectedOrg, formState.dirtyFields.client, setValue]);
 
   const submit = async (values: z.output<typeof registerFormSchema>) => {
     try {

@@ -112,7 +112,7 @@ describe('Admin Users', () => {
     await user.click(screen.getByRole('button', { name: /next page/i }));
     await screen.findByText('bulk10');
     expect(lastParams()).toMatchObject({ page: 2, pageSize: 10 });
-    await user.click(screen.getByRole('combobox', { name: messages.users.pageSize }));
+    await user.click(screen.getByRole('combobox', { name: /Rows per page/ }));
     await user.click(await screen.findByRole('option', { name: '25' }));
     await waitFor(() => expect(lastParams()).toMatchObject({ page: 1, pageSize: 25 }));
     await screen.findByText('bulk24');
@@ -122,6 +122,9 @@ describe('Admin Users', () => {
     serve([]);
     renderList();
     expect(await screen.findByText(messages.users.empty)).not.toBeNull();
+    // The empty text alone: no "0–0 of 0" pager under it.
+    expect(screen.queryByText(/of 0/)).toBeNull();
+    expect(screen.queryByRole('combobox', { name: /Rows per page/ })).toBeNull();
   });
 
   it('offers only View to a user who may read but not change users', async () => {

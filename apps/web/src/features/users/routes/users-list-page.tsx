@@ -16,7 +16,7 @@ import {
 } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../../components/data-table';
-import { ListToolbar, PageSizeSelect, SearchField } from '../../../components/list-toolbar';
+import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { ShortId } from '../../../components/short-id';
 import { useRoutePrefix } from '../../../app/use-route-prefix';
@@ -177,12 +177,6 @@ export function UsersListPage() {
       <Paper variant="outlined">
         <ListToolbar>
           <SearchField value={searchInput} onChange={setSearchInput} placeholder={messages.users.search} />
-          <PageSizeSelect
-            label={messages.users.pageSize}
-            value={pageSize}
-            sizes={ADMIN_USER_PAGE_SIZES}
-            onChange={setPageSize}
-          />
         </ListToolbar>
         <DataTable
           label={messages.users.title}
@@ -192,8 +186,14 @@ export function UsersListPage() {
           loading={users.isPending}
           error={users.isError ? extractErrorMessage(users.error, messages.fallback.fetchUsers) : undefined}
           emptyText={messages.users.empty}
-          // The page size is chosen in the controls above.
-          pagination={{ count: users.data?.meta.total ?? 0, page, pageSize, onPageChange: setPage }}
+          pagination={{
+            count: users.data?.meta.total ?? 0,
+            page,
+            pageSize,
+            onPageChange: setPage,
+            pageSizes: ADMIN_USER_PAGE_SIZES,
+            onPageSizeChange: setPageSize,
+          }}
           actions={{
             label: messages.users.actionColumn,
             render: (u) => (

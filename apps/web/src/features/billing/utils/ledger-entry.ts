@@ -1,0 +1,35 @@
+import type { LedgerEntry } from '@portal/shared';
+import { ledgerEntryKindLabels } from '../labels';
+
+export interface LedgerEntryKind {
+  /** What the entry is: Onboarding, Manual payment, Payment, Refund, Interview or Adjustment. */
+  label: string;
+  /** The number the customer knows it by (the payment's or refund's id, their interview's), if any. */
+  number?: string;
+}
+
+/**
+ * A credit-history entry as the customer reads it. Its internal `reference` (`subscription:<id>`,
+ * `demo:<id>`) only keeps each grant from being written twice, and never shows; the references that
+ * are someone's number (the provider's payment and refund ids, the interview product's own) do.
+ */
+export function ledgerEntryKind(entry: LedgerEntry): LedgerEntryKind {
+  const withNumber = (label: string) => (entry.reference ? { label, number: entry.reference } : { label });
+  switch (entry.reason) {
+    case 'subscription':
+      // Set up by the platform: with the manual payment recorded at onboarding, or without one.
+      return {
+        label: entry.paymentId ? ledgerEntryKindLabels.manualPayment : ledgerEntryKindLabels.onboarding,
+      };
+    case 'demo_trial':
+      return { label: ledgerEntryKindLabels.onboarding };
+    case 'purchase':
+      return withNumber(ledgerEntryKindLabels.payment);
+    case 'refund':
+      return withNumber(ledgerEntryKindLabels.refund);
+    case 'usage':
+      return withNumber(ledgerEntryKindLabels.usage);
+    case 'adjustment':
+      return { label: ledgerEntryKindLabels.adjustment };
+  }
+}
