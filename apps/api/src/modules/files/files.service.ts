@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { can, tenantScope, type AuthContext } from '../../plugins/access.js';
@@ -53,19 +54,33 @@ export async function storeFile(db: Db, file: FileToStore): Promise<string> {
 }
 
 /**
+ * The embedded database runs one statement at a time, first come first served: four uploads writing
+ * pieces at once put four pieces ahead of every other request's statement, one upload at a time puts
+ * one. So there, files are written in turn (the database could not write them faster side by side).
+ */
+const writers = new WeakMap<Db, LimitFunction>();
+function inTurn(db: Db): LimitFunction {
+  let limit = writers.get(db);
+  if (!limit) writers.set(db, (limit = pLimit(1)));
+  return limit;
+}
+
+/**
  * Stores `file` before the caller's transaction, then runs `link(fileId)`, the transaction that refers
  * to it. Its pieces are statements of their own, outside any transaction, so on the embedded database
- * other requests take turns with them (docs/decisions/022). If storing or `link` fails, the file and
- * its pieces are deleted.
+ * other requests take turns with them (docs/decisions/022); `oneAtATime` on the embedded database. If
+ * storing or `link` fails, the file and its pieces are deleted.
  */
 export async function withStoredFile<T>(
   db: Db,
   file: FileToStore,
   link: (fileId: string) => Promise<T>,
+  options: { oneAtATime: boolean },
 ): Promise<T> {
   let id: string | undefined;
+  const write = () => writeFile(db, file, (written) => (id = written));
   try {
-    return await link(await writeFile(db, file, (written) => (id = written)));
+    return await link(await (options.oneAtATime ? inTurn(db)(write) : write()));
   } catch (error) {
     // The caller hears of the first failure; a file left by a failed delete is referred to by nothing.
     if (id) await deleteStoredFile(db, id).catch(() => undefined);

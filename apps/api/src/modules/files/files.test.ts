@@ -82,10 +82,15 @@ describe('files stored in pieces', () => {
     // Stored before the caller's transaction, which then failed.
     const filesBefore = await ctx.database.db.select({ id: storedFiles.id }).from(storedFiles);
     await expect(
-      withStoredFile(ctx.database.db, { ...lost, data: pdfOfSize(3 * FILE_CHUNK_BYTES) }, async (fileId) => {
-        expect(await chunkCount(fileId)).toBe(3);
-        throw new Error('the ticket failed');
-      }),
+      withStoredFile(
+        ctx.database.db,
+        { ...lost, data: pdfOfSize(3 * FILE_CHUNK_BYTES) },
+        async (fileId) => {
+          expect(await chunkCount(fileId)).toBe(3);
+          throw new Error('the ticket failed');
+        },
+        { oneAtATime: true },
+      ),
     ).rejects.toThrow('the ticket failed');
     expect(await ctx.database.db.select({ id: storedFiles.id }).from(storedFiles)).toEqual(filesBefore);
     // Refused over the size limit, while being read.

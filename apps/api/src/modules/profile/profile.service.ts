@@ -73,12 +73,16 @@ export async function replaceProfileImage(
     mimeType,
     data: upload.data,
   };
-  await withStoredFile(app.db, file, (fileId) =>
-    app.db.transaction(async (tx) => {
-      const previous = await replaceProfileImageId(tx, auth.userId, fileId);
-      if (previous) await deleteStoredFile(tx, previous);
-      await recordOwnAccountChange(tx, auth, 'Changed the profile image');
-    }),
+  await withStoredFile(
+    app.db,
+    file,
+    (fileId) =>
+      app.db.transaction(async (tx) => {
+        const previous = await replaceProfileImageId(tx, auth.userId, fileId);
+        if (previous) await deleteStoredFile(tx, previous);
+        await recordOwnAccountChange(tx, auth, 'Changed the profile image');
+      }),
+    { oneAtATime: app.dbKind === 'pglite' },
   );
   return getProfile(app, auth);
 }

@@ -124,6 +124,7 @@ export async function createTicket(
         app.db,
         { ...attachment, organizationId: auth.organizationId, ownerUserId: auth.userId },
         raise,
+        { oneAtATime: app.dbKind === 'pglite' },
       )
     : await raise(null);
   return getTicket(app, auth, id);
