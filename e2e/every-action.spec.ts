@@ -552,7 +552,8 @@ function skipReason(s: Crawl, visit: Visit, control: Control): string | undefine
   return undefined;
 }
 
-const SESSION_ENDERS = /^(End all other sessions|End all sessions|End session: .*|Sign out of this browser)$/;
+const SESSION_ENDERS =
+  /^(End all other sessions|End all sessions|End session: .*|Sign out of this browser|Reset two-factor sign-in)$/;
 
 /** Reported with the rest; the crawl goes on with the next control, from the page opened afresh. */
 function stuck(s: Crawl, where: string, error: unknown) {

@@ -169,3 +169,67 @@ test('the super administrator ends every session of a user from the Users screen
     await theirs.close();
   }
 });
+
+test('a lost phone: a recovery code sets up a new authenticator; with none left, the operator resets the factor', async ({
+  page,
+  browser,
+}) => {
+  const user = await invitePlatformUser('lost', 'admin');
+  await setPasswordThroughLink(page, user.email, PASSWORD);
+  await login(page, user.email, PASSWORD);
+
+  // Turned on in Settings; its recovery codes noted.
+  await page.goto('/dashboard/settings?section=two-factor');
+  await page.getByRole('button', { name: 'Set up', exact: true }).click();
+  const lost = (await page.getByTestId('setup-key').innerText()).replace(/\s+/g, '');
+  saveSecondFactorAccount({ email: user.email, password: PASSWORD, secret: lost });
+  await page.getByLabel('Authentication code').fill(await firstCode(user.email, lost));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  const shown = page.getByRole('list', { name: 'Your recovery codes' }).getByRole('listitem');
+  await expect(shown).toHaveCount(10);
+  const recoveryCodes = (await shown.allInnerTexts()).map((c) => c.trim());
+  await page.getByRole('button', { name: 'Done' }).click();
+
+  // The phone is gone: the password and a recovery code set up a new authenticator.
+  await page.getByRole('button', { name: 'Set up a new authenticator' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Set up a new authenticator' });
+  await dialog.getByRole('textbox', { name: messages.password.currentLabel }).fill(PASSWORD);
+  await dialog.getByLabel('Authentication code or recovery code').fill(recoveryCodes[0]!);
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  const fresh = (await page.getByTestId('setup-key').innerText()).replace(/\s+/g, '');
+  expect(fresh).not.toBe(lost);
+  saveSecondFactorAccount({ email: user.email, password: PASSWORD, secret: fresh });
+  await page.getByLabel('Authentication code').fill(await firstCode(user.email, fresh));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('list', { name: 'Your recovery codes' }).getByRole('listitem')).toHaveCount(10);
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByText('10 of 10 recovery codes left')).toBeVisible();
+
+  // Lost again, codes and all: the super administrator resets it from the Users screen.
+  const operator = await browser.newContext();
+  try {
+    const operatorPage = await operator.newPage();
+    await login(operatorPage);
+    await operatorPage.goto('/dashboard/usermanagement');
+    await operatorPage.getByRole('textbox', { name: 'Search admin users...' }).fill(user.username);
+    await operatorPage.getByRole('button', { name: new RegExp(`^Actions for ${user.username}`) }).click();
+    await operatorPage.getByRole('menuitem', { name: 'Reset two-factor sign-in' }).click();
+    await operatorPage
+      .getByRole('dialog', { name: 'Reset two-factor sign-in?' })
+      .getByRole('button', { name: 'Reset two-factor sign-in' })
+      .click();
+    await expect(operatorPage.getByText(messages.twoFactor.userReset)).toBeVisible();
+  } finally {
+    await operator.close();
+  }
+  const mail = await latestMailTo(user.email, (m) => m.subject === messages.twoFactor.resetSubject);
+  expect(mail.text).toContain('/auth/forgot-password');
+  // Signed out everywhere; the password alone signs in again, and Settings offers the setup.
+  await page.goto('/dashboard/profile');
+  await expect(page).toHaveURL(/\/auth\/login/);
+  saveSecondFactorAccount({ email: user.email, password: PASSWORD, secret: '' });
+  await login(page, user.email, PASSWORD);
+  await page.goto('/dashboard/settings?section=two-factor');
+  await expect(page.getByRole('button', { name: 'Set up', exact: true })).toBeVisible();
+});

@@ -249,6 +249,8 @@ describe('Settings → Two-factor sign-in: when it is on', () => {
     apiMock.post.mockImplementation(async (path: string, body: { password?: string; code: string }) => {
       if (path === '/auth/two-factor/replace') {
         if (body.code !== 'k7m2q-9xw4c') throw refusal(400, messages.twoFactor.codeInvalid);
+        // As the server: the old factor is gone until the new one's first code.
+        status = off;
         return {
           success: true,
           message: messages.twoFactor.replaceStarted,
@@ -275,6 +277,9 @@ describe('Settings → Two-factor sign-in: when it is on', () => {
     await ui.click(within(dialog).getByRole('button', { name: labels.startNewAuthenticator }));
     // The new secret's QR code and key, then its first code and new recovery codes.
     expect(await screen.findByRole('img', { name: authLabels.qrTitle })).toBeTruthy();
+    expect(screen.getByTestId('setup-key').textContent).toBe('KRSX G5CT MVRX EZLU');
+    // The status read again meanwhile (now off) does not take the new secret off the screen.
+    await waitFor(() => expect(apiMock.get).toHaveBeenCalledTimes(2));
     expect(screen.getByTestId('setup-key').textContent).toBe('KRSX G5CT MVRX EZLU');
     await ui.type(textbox(authLabels.authenticationCode), '123456');
     await ui.click(screen.getByRole('button', { name: authLabels.confirm }));

@@ -25,11 +25,27 @@ export function TwoFactorSection() {
   const { refetchUser } = useAuth();
   // Set up just now: the enrolment's last step (the recovery codes) stays until the user is done.
   const [enrolled, setEnrolled] = useState(false);
+  // A new authenticator for a lost one: the old factor is gone (the status says off) and the new
+  // secret waits for its first code. Kept here, above whatever the status says meanwhile.
+  const [replacement, setReplacement] = useState<TwoFactorSetup | null>(null);
 
   if (status.isPending) return <CircularProgress size={24} aria-label={messages.common.loading} />;
   if (status.isError)
     return (
       <Alert severity="error">{extractErrorMessage(status.error, messages.common.unexpectedRetry)}</Alert>
+    );
+  if (replacement)
+    return (
+      <TwoFactorEnrolment
+        setup={replacement}
+        finishLabel={labels.done}
+        onEnabled={() => setEnrolled(true)}
+        onFinished={() => {
+          setReplacement(null);
+          setEnrolled(false);
+          void refetchUser();
+        }}
+      />
     );
   if (!status.data.enabled || enrolled)
     return (
@@ -45,7 +61,7 @@ export function TwoFactorSection() {
         />
       </Stack>
     );
-  return <TwoFactorOn status={status.data} />;
+  return <TwoFactorOn status={status.data} onReplaced={setReplacement} />;
 }
 
 function StateLine({ on, details }: { on: boolean; details?: string[] }) {
@@ -69,15 +85,20 @@ function StateLine({ on, details }: { on: boolean; details?: string[] }) {
  * Two-factor sign-in is on: since when, the codes left, new recovery codes, a new authenticator for a
  * lost one, and turning it off.
  */
-function TwoFactorOn({ status }: { status: TwoFactorStatus }) {
+function TwoFactorOn({
+  status,
+  onReplaced,
+}: {
+  status: TwoFactorStatus;
+  /** The old factor is gone; `setup` is the new secret, waiting for its first code. */
+  onReplaced(setup: TwoFactorSetup): void;
+}) {
   const { refetchUser } = useAuth();
   const disable = useDisableTwoFactor();
   const makeCodes = useMakeRecoveryCodes();
   const replace = useReplaceAuthenticator();
   const [dialog, setDialog] = useState<'turn-off' | 'new-codes' | 'new-authenticator' | null>(null);
   const [newCodes, setNewCodes] = useState<string[] | null>(null);
-  // The old authenticator is gone: the new one's secret, until its first code and recovery codes are done.
-  const [newSecret, setNewSecret] = useState<TwoFactorSetup | null>(null);
 
   const turnOff = async (body: ConfirmTwoFactorBody) => {
     await disable.mutateAsync(body);
@@ -93,21 +114,10 @@ function TwoFactorOn({ status }: { status: TwoFactorStatus }) {
   };
 
   const startNewAuthenticator = async (body: ConfirmTwoFactorBody) => {
-    setNewSecret(await replace.mutateAsync(body));
+    const setup = await replace.mutateAsync(body);
     setDialog(null);
+    onReplaced(setup);
   };
-
-  if (newSecret)
-    return (
-      <TwoFactorEnrolment
-        setup={newSecret}
-        finishLabel={labels.done}
-        onFinished={() => {
-          setNewSecret(null);
-          void refetchUser();
-        }}
-      />
-    );
 
   const details = [
     ...(status.enabledAt ? [labels.twoFactorSince(formatDate(status.enabledAt))] : []),

@@ -4,6 +4,7 @@ import BlockIcon from '@mui/icons-material/Block';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import SendIcon from '@mui/icons-material/Send';
 import LogoutIcon from '@mui/icons-material/Logout';
+import PhonelinkEraseIcon from '@mui/icons-material/PhonelinkErase';
 import { messages, type User } from '@portal/shared';
 import { RowActionsMenu } from '../../../components/row-actions-menu';
 import { labels } from '../labels';
@@ -16,27 +17,35 @@ export interface UserActionsMenuProps {
   canEdit: boolean;
   /** Users cannot deactivate themselves. */
   isSelf: boolean;
-  /** The platform operator (REQUIREMENTS.endUserSessions), for anyone but themselves. */
+  /** The platform operator (REQUIREMENTS.endUserSessions), for anyone but themselves no wider than them. */
   canEndSessions: boolean;
+  /** The platform operator (REQUIREMENTS.resetUserTwoFactor), for a user with a factor, as above. */
+  canResetTwoFactor: boolean;
   onEdit(user: User): void;
   onView(user: User): void;
   onToggleActive(user: User): void;
   onResendInvite(user: User): void;
   onEndSessions(user: User): void;
+  onResetTwoFactor(user: User): void;
 }
 
-/** Edit, View, Activate or Deactivate, Resend invite, End all sessions: only the actions the user may take. */
+/**
+ * Edit, View, Activate or Deactivate, Resend invite, End all sessions, Reset two-factor sign-in: only
+ * the actions the user may take.
+ */
 export function UserActionsMenu({
   user,
   canManage,
   canEdit,
   isSelf,
   canEndSessions,
+  canResetTwoFactor,
   onEdit,
   onView,
   onToggleActive,
   onResendInvite,
   onEndSessions,
+  onResetTwoFactor,
 }: UserActionsMenuProps) {
   return (
     <RowActionsMenu
@@ -64,6 +73,11 @@ export function UserActionsMenu({
           label: labels.endSessions,
           icon: <LogoutIcon fontSize="small" />,
           run: () => onEndSessions(user),
+        },
+        canResetTwoFactor && {
+          label: labels.resetTwoFactor,
+          icon: <PhonelinkEraseIcon fontSize="small" />,
+          run: () => onResetTwoFactor(user),
         },
       ]}
     />

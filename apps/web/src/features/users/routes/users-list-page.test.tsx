@@ -278,3 +278,55 @@ describe('Admin Users: ending a user’s sessions', () => {
     expect(within(panel).queryByRole('button', { name: labels.endSessions })).toBeNull();
   });
 });
+
+describe('Admin Users: resetting a lost second factor', () => {
+  const enrolled = makeUser({ username: 'erin', twoFactorEnabled: true });
+  const notEnrolled = makeUser({ username: 'fred', twoFactorEnabled: false });
+
+  it('is offered to the platform operator only for a user with a factor, and asks first', async () => {
+    serve([enrolled, notEnrolled]);
+    apiMock.post.mockResolvedValue({ success: true, message: messages.twoFactor.userReset });
+    renderList();
+    expect((await menuItems('fred')).items).not.toContain(labels.resetTwoFactor);
+    await userEvent.setup().keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    const { user, items } = await menuItems('erin');
+    expect(items.at(-1)).toBe(labels.resetTwoFactor);
+    await user.click(screen.getByRole('menuitem', { name: labels.resetTwoFactor }));
+    const dialog = await screen.findByRole('dialog', { name: labels.resetTwoFactorTitle });
+    expect(within(dialog).getByText(labels.resetTwoFactorConfirm('erin'))).not.toBeNull();
+    expect(apiMock.post).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: labels.resetTwoFactor }));
+    await waitFor(() =>
+      expect(apiMock.post).toHaveBeenCalledWith(`/auth/users/${enrolled.id}/two-factor/reset`),
+    );
+    expect(await screen.findByText(messages.twoFactor.userReset)).not.toBeNull();
+  });
+
+  it('is not offered, nor End all sessions, for a user whose role is wider than the operator’s', async () => {
+    // A platform help desk: Users UPDATE and Organization CREATE, but not every scope the super administrator holds.
+    auth.user = makeUser({
+      username: 'desk',
+      role: {
+        id: 'r-desk',
+        name: 'Help Desk',
+        isSystem: false,
+        permissions: [entry('users', ['READ', 'UPDATE']), entry('organizations', ['READ', 'CREATE'])],
+      },
+    });
+    const everything = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT', 'IMPORT'] as const;
+    const root = {
+      ...superAdmin,
+      twoFactorEnabled: true,
+      role: {
+        ...superAdmin.role,
+        permissions: [entry('users', [...everything]), entry('organizations', [...everything])],
+      },
+    };
+    serve([root, enrolled]);
+    renderList();
+    const wider = await menuItems('root');
+    expect(wider.items).not.toContain(labels.endSessions);
+    expect(wider.items).not.toContain(labels.resetTwoFactor);
+  });
+});

@@ -12,6 +12,7 @@ import {
   messages,
   REQUIREMENTS,
   SYSTEM_ROLES,
+  type Requirement,
   type User,
 } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -28,6 +29,7 @@ import { useEndUserSessions } from '../api/end-user-sessions';
 import { useExportUsers } from '../api/export-users';
 import { useUsers } from '../api/get-users';
 import { useResendInvite } from '../api/resend-invite';
+import { useResetUserTwoFactor } from '../api/reset-two-factor';
 import { useSetUserActive } from '../api/set-user-active';
 import { UserActionsMenu } from '../components/user-actions-menu';
 import { UserDetailsPanel } from '../components/user-details-panel';
@@ -76,13 +78,19 @@ export function UsersListPage() {
   const [toSignOut, setToSignOut] = useState<User | null>(null);
   const canManage = (u: User) => can('users', 'UPDATE') && mayManage(u.role.permissions);
   const canEdit = (u: User) => canManage(u) && mayOpen('inviteuser', { search: `?edit=${u.id}` });
-  // One's own sessions are ended from Settings, where this browser's is marked.
-  const canEndSessions = (u: User) => meets(REQUIREMENTS.endUserSessions) && u.id !== me?.id;
+  // One's own sessions and factor are managed from Settings, where this browser's session is marked.
+  const operatorMay = (u: User, requirement: Requirement) =>
+    meets(requirement) && u.id !== me?.id && mayManage(u.role.permissions);
+  const canEndSessions = (u: User) => operatorMay(u, REQUIREMENTS.endUserSessions);
+  const canResetTwoFactor = (u: User) =>
+    u.twoFactorEnabled === true && operatorMay(u, REQUIREMENTS.resetUserTwoFactor);
   const users = useUsers({ page: page + 1, pageSize, search: search || undefined, role: SYSTEM_ROLES.admin });
   const setActive = useSetUserActive();
   const resend = useResendInvite();
   const exportUsers = useExportUsers();
   const endSessions = useEndUserSessions();
+  const resetTwoFactor = useResetUserTwoFactor();
+  const [toReset, setToReset] = useState<User | null>(null);
 
   const editUser = (u: User) => navigate(`${prefix}/inviteuser?edit=${encodeURIComponent(u.id)}`);
 
@@ -116,6 +124,17 @@ export function UsersListPage() {
       enqueueSnackbar(extractErrorMessage(error, labels.endSessionsFailed), { variant: 'error' });
     } finally {
       setToSignOut(null);
+    }
+  };
+
+  const confirmResetTwoFactor = async () => {
+    if (!toReset) return;
+    try {
+      enqueueSnackbar(await resetTwoFactor.mutateAsync(toReset.id), { variant: 'success' });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, labels.resetTwoFactorFailed), { variant: 'error' });
+    } finally {
+      setToReset(null);
     }
   };
 
@@ -203,11 +222,13 @@ export function UsersListPage() {
                 canEdit={canEdit(u)}
                 isSelf={u.id === me?.id}
                 canEndSessions={canEndSessions(u)}
+                canResetTwoFactor={canResetTwoFactor(u)}
                 onEdit={editUser}
                 onView={setViewed}
                 onToggleActive={setToToggle}
                 onResendInvite={resendInvite}
                 onEndSessions={setToSignOut}
+                onResetTwoFactor={setToReset}
               />
             ),
           }}
@@ -246,6 +267,16 @@ export function UsersListPage() {
         busy={endSessions.isPending}
         onConfirm={confirmEndSessions}
         onClose={() => setToSignOut(null)}
+      />
+      <ConfirmDialog
+        open={!!toReset}
+        title={labels.resetTwoFactorTitle}
+        message={toReset ? labels.resetTwoFactorConfirm(toReset.username) : ''}
+        confirmLabel={labels.resetTwoFactor}
+        destructive
+        busy={resetTwoFactor.isPending}
+        onConfirm={confirmResetTwoFactor}
+        onClose={() => setToReset(null)}
       />
     </Box>
   );
