@@ -6,4 +6,6 @@ export const labels = {
   twoFactorRequiredLong: 'Its users must sign in with two-factor sign-in.',
   /** The organization of a system role, which every organization has. */
   allOrganizations: 'All organizations',
+  /** The super administrator's role, which only the platform's own organization has. */
+  platformOnly: 'Platform',
 } as const;

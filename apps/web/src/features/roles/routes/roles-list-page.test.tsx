@@ -91,6 +91,22 @@ describe('roles list', () => {
     ).toBeInTheDocument();
     unmount();
 
+    // The super administrator's role is the platform's alone.
+    serve([
+      testRole({
+        id: 'aaaaaaaa-0000-4000-8000-000000000003',
+        name: 'super_admin',
+        isSystem: true,
+        organizationId: null,
+        organizationName: null,
+      }),
+    ]);
+    const second = renderList();
+    const root = (await screen.findByText('super_admin')).closest('tr')!;
+    expect(within(root).getByText(labels.platformOnly)).toBeInTheDocument();
+    second.unmount();
+    serve([systemRole, customRole]);
+
     auth.user = roleManager;
     renderList();
     await screen.findByText('Recruiter');

@@ -3,7 +3,7 @@ import { Box, Button, Chip, Link, Paper, Stack, Tab, Tabs } from '@mui/material'
 import AddIcon from '@mui/icons-material/Add';
 import { useNavigate } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { ADMIN_USER_PAGE_SIZES, messages, REQUIREMENTS, type Role } from '@portal/shared';
+import { ADMIN_USER_PAGE_SIZES, messages, REQUIREMENTS, SYSTEM_ROLES, type Role } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { ListToolbar, SearchField } from '../../../components/list-toolbar';
@@ -61,7 +61,13 @@ export function RolesListPage() {
         {
           label: messages.users.organizationLabel,
           card: 'subtitle',
-          render: (role) => role.organizationName ?? (role.isSystem ? labels.allOrganizations : '—'),
+          render: (role) =>
+            role.organizationName ??
+            (role.name === SYSTEM_ROLES.superAdmin
+              ? labels.platformOnly
+              : role.isSystem
+                ? labels.allOrganizations
+                : '—'),
           cellSx: { overflowWrap: 'anywhere' },
         },
       ]
