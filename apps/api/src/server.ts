@@ -1,25 +1,13 @@
-import { join, resolve } from 'node:path';
 import { buildApp, defaultConfig } from './app.js';
-import { openDatabase } from './db/client.js';
-import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
+import { openConfiguredDatabase } from './db/open-configured-database.js';
 import { seed } from './db/seed.js';
 import { ConfigError, loadEnv } from './env.js';
 import { createPasswordHasher } from './lib/passwords.js';
 
 async function main() {
   const env = loadEnv();
-  const dataDir = resolve(env.DATA_DIR);
-  const unlock = env.DATABASE_URL ? () => {} : lockDataDir(dataDir);
-  const database = await openDatabase({
-    databaseUrl: env.DATABASE_URL,
-    dataDir: join(dataDir, 'pg'),
-    // Without its database the portal can answer nothing: stop, so a supervisor starts it again.
-    onEmbeddedExit: (error) => {
-      process.stderr.write(`The embedded database stopped: ${error.message}\n`);
-      unlock();
-      process.exit(1);
-    },
-  });
+  const { database, dataDir, unlock } = await openConfiguredDatabase(env);
   await database.migrate();
   const seeded = await seed(database.db, createPasswordHasher(), {
     email: env.ADMIN_EMAIL,

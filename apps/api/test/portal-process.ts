@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const serverEntry = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+const commandEntries = {
+  'reset-two-factor': fileURLToPath(new URL('../src/cli/reset-two-factor.ts', import.meta.url)),
+};
 
 export interface PortalProcess {
   child: ChildProcess;
@@ -67,4 +70,26 @@ export async function killPortals(): Promise<void> {
   const left = [...running];
   for (const portal of left) portal.child.kill('SIGKILL');
   await Promise.all(left.map((portal) => portal.exited));
+}
+
+/**
+ * Runs one of the operator's commands (`npm run reset-two-factor`) to its end with `settings` as its
+ * whole environment, as startPortal does; answers its exit code and everything it printed.
+ */
+export function runCommand(
+  name: keyof typeof commandEntries,
+  args: string[],
+  settings: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', commandEntries[name], ...args], {
+    env: hermeticEnv(settings),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve({ code, output }));
+    child.once('error', () => resolve({ code: null, output }));
+  });
 }

@@ -5,10 +5,9 @@
  * The reset is the same as the screen's (sessions ended, activity recorded, the user mailed); with
  * the embedded database the portal must be stopped first (one process per data folder).
  */
-import { join, resolve } from 'node:path';
 import { buildApp } from '../app.js';
-import { openDatabase } from '../db/client.js';
-import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.js';
+import { DataDirLockedError } from '../db/data-dir-lock.js';
+import { openConfiguredDatabase } from '../db/open-configured-database.js';
 import { ConfigError, loadEnv } from '../env.js';
 import { AppError } from '../lib/errors.js';
 import { resetTwoFactorByEmail } from '../modules/two-factor/two-factor.service.js';
@@ -20,17 +19,7 @@ async function main(args: string[]) {
     process.exit(2);
   }
   const env = loadEnv();
-  const dataDir = resolve(env.DATA_DIR);
-  const unlock = env.DATABASE_URL ? () => {} : lockDataDir(dataDir);
-  const database = await openDatabase({
-    databaseUrl: env.DATABASE_URL,
-    dataDir: join(dataDir, 'pg'),
-    onEmbeddedExit: (error) => {
-      process.stderr.write(`The embedded database stopped: ${error.message}\n`);
-      unlock();
-      process.exit(1);
-    },
-  });
+  const { database, unlock } = await openConfiguredDatabase(env);
   try {
     await database.migrate();
     const app = await buildApp({ env, database, logger: { level: 'warn' } });
