@@ -48,10 +48,14 @@ test('a new super administrator is led to set up two-factor sign-in, then signs 
   await page.reload();
   await expect(page).toHaveURL(/\/auth\/two-factor-setup/);
 
-  // The QR code is drawn in the browser; the setup key is shown beside it.
-  const setUp = page.getByRole('button', { name: 'Set up' });
+  // The QR code is drawn in the browser; the setup key is shown beside it. The page shows Set up or,
+  // when it started the setup itself, the QR code: wait for one of them before choosing (a reload
+  // renders neither until the status has loaded).
+  const setUp = page.getByRole('button', { name: 'Set up', exact: true });
+  const qrCode = page.getByRole('img', { name: 'QR code for your authenticator app' });
+  await expect(setUp.or(qrCode)).toBeVisible();
   if (await setUp.isVisible()) await setUp.click();
-  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  await expect(qrCode).toBeVisible();
   const key = (await page.getByTestId('setup-key').innerText()).replace(/\s+/g, '');
   expect(key).toMatch(/^[A-Z2-7]{32}$/);
   saveSecondFactorAccount({ email: user.email, password: PASSWORD, secret: key });
