@@ -324,19 +324,28 @@ async function sendPasswordReset(app: FastifyInstance, email: string) {
 }
 
 /**
+ * Whether an invite or reset link's token can still set a password, without using it: the reset
+ * (below) and the page that checks its link when it opens (`POST /reset-password/check`) ask alike.
+ * Unknown, used and expired tokens answer alike, and each counts against the address's limit, which
+ * only tokens that were not live spend: neither route is a cheaper way to guess than the other.
+ */
+export async function isLinkTokenLive(app: FastifyInstance, token: string, address: string) {
+  const { resetPerAddress, windowMs } = app.config.limits;
+  const failures = `reset:ip:${address}`;
+  if ((await countInWindow(app.db, failures, windowMs)) >= resetPerAddress) throw tooManyRequests();
+  const live = await findLiveOneTimeToken(app.db, token);
+  if (!live) await countHit(app.db, failures, windowMs);
+  return live;
+}
+
+/**
  * Sets the password from an invite or reset link; ends every session of the user and forgets their
  * failed sign-ins. The token is checked before the password is hashed, so a made-up token costs one
  * lookup, not a hash. The address's limit counts only tokens that were not live: an office behind
  * one address can accept any number of invitations.
  */
 export async function resetPassword(app: FastifyInstance, token: string, password: string, address: string) {
-  const { resetPerAddress, windowMs } = app.config.limits;
-  const failures = `reset:ip:${address}`;
-  if ((await countInWindow(app.db, failures, windowMs)) >= resetPerAddress) throw tooManyRequests();
-  if (!(await findLiveOneTimeToken(app.db, token))) {
-    await countHit(app.db, failures, windowMs);
-    throw badRequest(messages.login.resetInvalid);
-  }
+  if (!(await isLinkTokenLive(app, token, address))) throw badRequest(messages.login.resetInvalid);
   const passwordHash = await app.hasher.hash(password);
   await app.db.transaction(async (tx) => {
     const owner = await consumeOneTimeToken(tx, token);

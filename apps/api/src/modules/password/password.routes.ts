@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { changePasswordBodySchema, messages, okSchema, successSchema } from '@portal/shared';
 import { clientAddress } from '../../lib/client-address.js';
 import { access, requireAuth } from '../../plugins/access.js';
-import { changePassword, checkResetToken } from './password.service.js';
+import { isLinkTokenLive } from '../auth/auth.service.js';
+import { changePassword } from './password.service.js';
 
 const tags = ['auth'];
 
@@ -62,7 +63,7 @@ export async function passwordRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: { usable: await checkResetToken(app, request.body.token, clientAddress(request)) },
+      data: { usable: await isLinkTokenLive(app, request.body.token, clientAddress(request)) },
     }),
   );
 }

@@ -5,8 +5,7 @@ import type { AuthContext } from '../../plugins/access.js';
 import { recordOwnAccountChange } from '../activity/activity.repo.js';
 import { revokeUserSessions } from '../auth/sessions.repo.js';
 import { clearSignInFailures } from '../auth/sign-in.repo.js';
-import { findLiveOneTimeToken } from '../auth/one-time-tokens.repo.js';
-import { countHit, countInWindow } from '../platform/rate-limit.repo.js';
+import { countHit } from '../platform/rate-limit.repo.js';
 import { findPasswordHash, setPasswordHash } from './password.repo.js';
 
 /**
@@ -53,20 +52,4 @@ export async function changePassword(app: FastifyInstance, auth: AuthContext, ch
       'Changed the password',
     );
   });
-}
-
-/**
- * Whether an invite or reset link's token can still set a password, without using it: the reset
- * page asks when it opens, so a dead link says so before anything is typed. Unknown, used and
- * expired tokens answer alike. Each dead one counts against the address's budget that
- * POST /auth/reset-password spends on dead tokens (the same counter), so this route is no cheaper
- * way to guess tokens than that one.
- */
-export async function checkResetToken(app: FastifyInstance, token: string, address: string) {
-  const { resetPerAddress, windowMs } = app.config.limits;
-  const failures = `reset:ip:${address}`;
-  if ((await countInWindow(app.db, failures, windowMs)) >= resetPerAddress) throw tooManyRequests();
-  const usable = await findLiveOneTimeToken(app.db, token);
-  if (!usable) await countHit(app.db, failures, windowMs);
-  return usable;
 }
