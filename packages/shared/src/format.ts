@@ -64,17 +64,6 @@ export function formatDateTime(value: DateInput): string {
   return `${dayText(w)}, ${hour}:${String(w.minute).padStart(2, '0')} ${w.hour < 12 ? 'am' : 'pm'}`;
 }
 
-/**
- * The IST calendar day of an instant as `YYYY-MM-DD` (today's without an argument): what a date field
- * holds, whatever the browser's time zone. Shown to people through `formatDate`.
- */
-export function istDay(value: DateInput = new Date()): string {
-  const w = istWallClock(value);
-  if (!w) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${w.year}-${pad(w.month + 1)}-${pad(w.day)}`;
-}
-
 const DAY_MONTH_YEAR = /^(\d{1,2})[\s/.-]+([a-z]+|\d{1,2})[\s/.,-]+(\d{4})$/i;
 
 /**

@@ -23,7 +23,6 @@ import {
   formatCount,
   formatDate,
   formatRupees,
-  istDay,
   manualPaymentInputSchema,
   messages,
   parseDay,
@@ -58,7 +57,7 @@ type FormValues = z.infer<typeof formSchema>;
 
 /** Today in India (the portal's business day), whatever the browser's time zone: `27 Nov 2026`. */
 function today(): string {
-  return formatDate(istDay());
+  return formatDate(new Date());
 }
 
 type Loaded =
