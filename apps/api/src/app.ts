@@ -9,8 +9,8 @@ import { createPasswordHasher, type HashCost, type PasswordHasher } from './lib/
 import { createResponseSerializerCompiler } from './lib/response-serializer.js';
 import { mailAttachmentRenderer } from './modules/invoices/invoices.service.js';
 import { createPdfRenderer, type PdfRenderer } from './modules/invoices/pdf-renderer.js';
-import { createMailer, type Mailer } from './modules/mail/mail.service.js';
-import { getOrCreateSecret } from './modules/platform/settings.repo.js';
+import { createMailer, type Mailer } from './core/mail.js';
+import { getOrCreateSecret } from './core/settings.repo.js';
 import { createBackgroundTasks, type BackgroundTasks } from './lib/background-tasks.js';
 import accessPlugin from './plugins/access.js';
 import errorsPlugin from './plugins/errors.js';
@@ -19,36 +19,10 @@ import securityHeadersPlugin from './plugins/security-headers.js';
 import textGuardPlugin from './plugins/text-guard.js';
 import webPlugin from './plugins/web.js';
 import { registerModules } from './modules/index.js';
-import { deriveTwoFactorKeys, type TwoFactorKeys } from './modules/two-factor/totp.js';
-
-export interface AppConfig {
-  /** `rotatedGraceMs`: how long a just-rotated refresh token still yields a session (at most 30 s). */
-  sessionTtl: { accessMs: number; refreshMs: number; rotatedGraceMs: number };
-  limits: {
-    loginPerAddress: number;
-    forgotPerAddress: number;
-    resetPerAddress: number;
-    windowMs: number;
-    lockoutThreshold: number;
-    lockoutMs: number;
-    /** Wrong second-step codes to one account from all addresses together, per `lockoutMs`. */
-    codeFailuresPerAccount: number;
-  };
-}
-
-export const defaultConfig: AppConfig = {
-  sessionTtl: { accessMs: 15 * 60_000, refreshMs: 7 * 24 * 3_600_000, rotatedGraceMs: 30_000 },
-  limits: {
-    loginPerAddress: 50,
-    forgotPerAddress: 10,
-    resetPerAddress: 20,
-    windowMs: 15 * 60_000,
-    lockoutThreshold: 5,
-    lockoutMs: 15 * 60_000,
-    // 10 guesses per 15 minutes at 3 in 10^6 each: about a year of guessing to sign in once.
-    codeFailuresPerAccount: 10,
-  },
-};
+import { defaultConfig, type AppConfig } from './core/config.js';
+import type { Deps } from './core/deps.js';
+import { deriveSecrets, type Secrets } from './core/secrets.js';
+import { createWorkerPool } from './core/worker-pool.js';
 
 export interface BuildOptions {
   env: Env;
@@ -68,9 +42,10 @@ declare module 'fastify' {
     hasher: PasswordHasher;
     mailer: Mailer;
     pdf: PdfRenderer;
-    /** SESSION_SECRET, and the two-factor keys derived from it. */
-    secrets: { session: string; twoFactor: TwoFactorKeys };
+    secrets: Secrets;
     background: BackgroundTasks;
+    /** What services are handed (core/deps.ts); routes pass it as `fn(app.deps, actor, input)`. */
+    deps: Deps;
   }
 }
 
@@ -120,7 +95,21 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onClose', () => app.background.idle());
   const sessionSecret =
     options.env.SESSION_SECRET ?? (await getOrCreateSecret(options.database.db, 'session_secret'));
-  app.decorate('secrets', { session: sessionSecret, twoFactor: deriveTwoFactorKeys(sessionSecret) });
+  app.decorate('secrets', deriveSecrets(sessionSecret));
+  const workers = createWorkerPool();
+  app.addHook('onClose', () => workers.close());
+  app.decorate('deps', {
+    db: app.db,
+    dbKind: app.dbKind,
+    env: app.env,
+    config: app.config,
+    log: app.log,
+    hasher: app.hasher,
+    mailer: app.mailer,
+    workers,
+    secrets: app.secrets,
+    background: app.background,
+  });
   // Lets plugins name `db` as a dependency.
   await app.register(fp(async () => {}, { name: 'db' }));
 

@@ -1,4 +1,5 @@
-import { buildApp, defaultConfig } from './app.js';
+import { buildApp } from './app.js';
+import { defaultConfig } from './core/config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { openConfiguredDatabase } from './db/open-configured-database.js';
 import { seed } from './db/seed.js';

@@ -3,7 +3,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { CSRF_COOKIE, SYSTEM_ROLES } from '@portal/shared';
 import { eq, sql } from 'drizzle-orm';
 import { vi } from 'vitest';
-import { buildApp, type AppConfig } from '../src/app.js';
+import { buildApp } from '../src/app.js';
+import type { AppConfig } from '../src/core/config.js';
 import type { Database } from '../src/db/client.js';
 import { roles, users } from '../src/db/schema/index.js';
 import { loadEnv } from '../src/env.js';

@@ -7,7 +7,8 @@ import { openDatabase, type Database } from '../src/db/client.js';
 import { seed } from '../src/db/seed.js';
 import { createPasswordHasher, type HashCost } from '../src/lib/passwords.js';
 import { saveSellerTaxProfile } from '../src/modules/invoices/invoices.repo.js';
-import { deriveTwoFactorKeys, encryptSecret } from '../src/modules/two-factor/totp.js';
+import { encryptSecret } from '../src/modules/two-factor/totp.js';
+import { deriveTwoFactorKeys } from '../src/core/secrets.js';
 import { appSettings, users, userTotp } from '../src/db/schema/index.js';
 import { eq } from 'drizzle-orm';
 

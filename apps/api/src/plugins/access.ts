@@ -3,7 +3,6 @@ import fp from 'fastify-plugin';
 import {
   CSRF_COOKIE,
   FEATURES,
-  hasPermission,
   messages,
   SYSTEM_ROLES,
   type FeatureKey,
@@ -12,6 +11,7 @@ import {
 } from '@portal/shared';
 import { AppError, forbidden, unauthorized } from '../lib/errors.js';
 import { sha256Hex } from '../lib/tokens.js';
+import { can, type Actor } from '../core/actor.js';
 import { findActiveSessionByAccessHash, sessionIdentity } from '../modules/auth/sessions.repo.js';
 import { ACCESS_COOKIE, checkCsrfToken } from '../modules/auth/cookies.js';
 import { authenticateApiKey, type ApiClient } from '../modules/billing/api-key-auth.js';
@@ -38,18 +38,6 @@ export const access = {
   can: (feature: FeatureKey, scope: Scope): Access => ({ kind: 'permission', feature, scope }),
 };
 
-export interface AuthContext {
-  userId: string;
-  organizationId: string;
-  roleId: string;
-  roleName: string;
-  isSuperAdmin: boolean;
-  permissions: PermissionEntry[];
-  sessionId: string;
-  familyId: string;
-  twoFactor: { enabled: boolean; required: boolean };
-}
-
 /** One registered route and what it declared; `app.routeAccess` lists them all (test/route-access.test.ts). */
 export interface RouteAccessRecord {
   method: string;
@@ -64,7 +52,7 @@ declare module 'fastify' {
     access?: Access;
   }
   interface FastifyRequest {
-    auth: AuthContext | null;
+    actor: Actor | null;
     /** The key's organization on `access.apiKey` routes, once the bearer key is checked. */
     apiClient: ApiClient | null;
   }
@@ -85,22 +73,9 @@ export function requireApiClient(request: FastifyRequest): ApiClient {
   return request.apiClient;
 }
 
-export function requireAuth(request: FastifyRequest): AuthContext {
-  if (!request.auth) throw unauthorized();
-  return request.auth;
-}
-
-/** The organization a request is confined to: null for the super administrator (every tenant). */
-export function tenantScope(auth: Pick<AuthContext, 'isSuperAdmin' | 'organizationId'>): string | null {
-  return auth.isSuperAdmin ? null : auth.organizationId;
-}
-
-export function can(
-  auth: Pick<AuthContext, 'isSuperAdmin' | 'permissions'>,
-  feature: FeatureKey,
-  scope: Scope,
-): boolean {
-  return auth.isSuperAdmin || hasPermission(auth.permissions, feature, scope);
+export function requireActor(request: FastifyRequest): Actor {
+  if (!request.actor) throw unauthorized();
+  return request.actor;
 }
 
 /** The Origin is checked against configuration, never against the request's own Host. */
@@ -111,7 +86,7 @@ function originAllowed(request: FastifyRequest, allowedOrigins: readonly string[
 }
 
 async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: string[] }) {
-  app.decorateRequest('auth', null);
+  app.decorateRequest('actor', null);
   app.decorateRequest('apiClient', null);
 
   const routeAccess: RouteAccessRecord[] = [];
@@ -164,7 +139,8 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
     ) {
       throw new AppError(403, messages.twoFactor.enrolmentRequired, 'TWO_FACTOR_ENROLMENT_REQUIRED');
     }
-    request.auth = {
+    request.actor = {
+      kind: 'user',
       sessionId: session.sessionId,
       familyId: session.familyId,
       userId: session.userId,
@@ -176,7 +152,7 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
       twoFactor,
     };
 
-    if (declared.kind === 'permission' && !can(request.auth, declared.feature, declared.scope)) {
+    if (declared.kind === 'permission' && !can(request.actor, declared.feature, declared.scope)) {
       throw forbidden();
     }
   });

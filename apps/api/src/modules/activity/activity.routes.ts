@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activityItemSchema, activityListQuerySchema, pageSchema } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { listFeed } from './activity.service.js';
 
 const tags = ['activity'];
@@ -21,7 +21,7 @@ export async function activityRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       const { page, pageSize } = request.query;
       const { items, total } = await listFeed(app.db, auth, request.query);
       return { success: true as const, data: items, meta: { page, pageSize, total } };

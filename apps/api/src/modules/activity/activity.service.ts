@@ -1,11 +1,11 @@
 import type { ActivityListQuery } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
 import { listActivities } from './activity.repo.js';
 
 /** super_admin reads every organization's feed (optionally one); everyone else only their own. */
-export async function listFeed(db: Db, auth: AuthContext, query: ActivityListQuery) {
+export async function listFeed(db: Db, auth: Actor, query: ActivityListQuery) {
   const scope = tenantScope(auth);
   if (scope && query.organizationId && query.organizationId !== scope) throw notFound();
   return listActivities(db, {

@@ -94,7 +94,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'Sign out and revoke the session', response: { 200: okSchema } },
     },
     async (request, reply) => {
-      await auth.logout(app, request.auth?.familyId ?? null);
+      await auth.logout(app, request.actor?.familyId ?? null);
       clearSessionCookies(reply);
       return { success: true as const };
     },
@@ -145,10 +145,10 @@ export async function authRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const user = await findUserDto(app.db, request.auth!.userId);
+      const user = await findUserDto(app.db, request.actor!.userId);
       if (!user) throw unauthorized();
       reply.header(USER_ID_HEADER, user.id);
-      return { success: true as const, data: { ...user, twoFactor: request.auth!.twoFactor } };
+      return { success: true as const, data: { ...user, twoFactor: request.actor!.twoFactor } };
     },
   );
 

@@ -11,8 +11,8 @@ import {
 import { deviceName } from '../../lib/device-name.js';
 import { badRequest, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import { hmacSha256, randomToken, sha256Hex } from '../../lib/tokens.js';
-import { countHit, countInWindow } from '../platform/rate-limit.repo.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { countHit, countInWindow } from '../../core/rate-limits.repo.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { setPasswordHash } from '../password/password.repo.js';
 import { findActiveUserByEmail } from './accounts.repo.js';
 import { checkCsrfToken, csrfTokenFor, DEVICE_TOKEN_PATTERN, type IssuedTokens } from './cookies.js';

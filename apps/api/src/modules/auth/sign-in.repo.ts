@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { rateLimitBuckets, roles, users, userTotp } from '../../db/schema/index.js';
 import { identityVersionOf, identityVersionSql } from '../../lib/identity-cache.js';
-import { countHit } from '../platform/rate-limit.repo.js';
+import { countHit } from '../../core/rate-limits.repo.js';
 import { userDtoColumns, type UserDtoRow } from '../users/user-dto.repo.js';
 import { twoFactorRequiredSql } from '../two-factor/two-factor.repo.js';
 

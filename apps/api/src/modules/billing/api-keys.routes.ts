@@ -9,7 +9,7 @@ import {
   pageSchema,
   successSchema,
 } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.js';
 
 const tags = ['billing'];
@@ -34,7 +34,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const data = await createApiKey(app, requireAuth(request), request.body);
+      const data = await createApiKey(app, requireActor(request), request.body);
       return reply.status(201).send({ success: true as const, data });
     },
   );
@@ -50,7 +50,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(apiKeySchema) },
       },
     },
-    async (request) => listApiKeys(app, requireAuth(request), request.query),
+    async (request) => listApiKeys(app, requireActor(request), request.query),
   );
 
   app.delete(
@@ -66,7 +66,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await revokeApiKey(app, requireAuth(request), request.params.id),
+      data: await revokeApiKey(app, requireActor(request), request.params.id),
     }),
   );
 }

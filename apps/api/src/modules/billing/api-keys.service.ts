@@ -8,8 +8,8 @@ import {
 } from '@portal/shared';
 import { notFound } from '../../lib/errors.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { KEY_PREFIX, SHOWN_PREFIX_LENGTH } from './api-key-auth.js';
 import { findOrganizationById } from '../users/users.repo.js';
 import { findApiKey, insertApiKey, listApiKeyRows, revokeApiKeyRow } from './api-keys.repo.js';
@@ -18,7 +18,7 @@ import { organizationFor, paged } from './rules.js';
 
 export async function createApiKey(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   body: CreateApiKeyBody,
 ): Promise<CreatedApiKey> {
   const organizationId = organizationFor(auth, body.organizationId);
@@ -49,7 +49,7 @@ export async function createApiKey(
 
 export async function listApiKeys(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   query: z.output<typeof billingListQuerySchema>,
 ) {
   const organizationId = organizationFor(auth, query.organizationId);
@@ -57,7 +57,7 @@ export async function listApiKeys(
 }
 
 /** Revoking is final; revoking a revoked key answers its record again. */
-export async function revokeApiKey(app: FastifyInstance, auth: AuthContext, id: string) {
+export async function revokeApiKey(app: FastifyInstance, auth: Actor, id: string) {
   const scope = tenantScope(auth);
   return app.db.transaction(async (tx) => {
     const row = await revokeApiKeyRow(tx, id, scope);

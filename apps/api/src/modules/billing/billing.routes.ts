@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { getOrCreateSecret } from '../platform/settings.repo.js';
+import { getOrCreateSecret } from '../../core/settings.repo.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { creditsRoutes } from './credits.routes.js';
 import { onboardingRoutes } from './onboarding.routes.js';

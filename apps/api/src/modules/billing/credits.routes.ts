@@ -10,7 +10,7 @@ import {
   successSchema,
   useCreditsBodySchema,
 } from '@portal/shared';
-import { access, requireApiClient, requireAuth } from '../../plugins/access.js';
+import { access, requireApiClient, requireActor } from '../../plugins/access.js';
 import { getCreditSummary, listLedger, useCredits } from './credits.service.js';
 
 const tags = ['billing'];
@@ -31,7 +31,7 @@ export async function creditsRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await getCreditSummary(app, requireAuth(request), request.query.organizationId),
+      data: await getCreditSummary(app, requireActor(request), request.query.organizationId),
     }),
   );
 
@@ -46,7 +46,7 @@ export async function creditsRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(ledgerEntrySchema) },
       },
     },
-    async (request) => listLedger(app, requireAuth(request), request.query),
+    async (request) => listLedger(app, requireActor(request), request.query),
   );
 
   app.post(

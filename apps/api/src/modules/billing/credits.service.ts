@@ -8,8 +8,8 @@ import {
   type UseCreditsBody,
 } from '@portal/shared';
 import { AppError, notFound, unprocessable } from '../../lib/errors.js';
-import type { AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import type { Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { touchApiKey } from './api-keys.repo.js';
 import type { ApiClient } from './api-key-auth.js';
 import { toLedgerDto, toSubscriptionDto } from './dto.js';
@@ -31,7 +31,7 @@ const RECENT_ENTRIES = 10;
  */
 export async function getCreditSummary(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   requestedOrganizationId: string | undefined,
 ): Promise<CreditSummary> {
   const organizationId = organizationFor(auth, requestedOrganizationId);
@@ -51,7 +51,7 @@ export async function getCreditSummary(
 
 export async function listLedger(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   query: z.output<typeof billingListQuerySchema>,
 ) {
   const organizationId = organizationFor(auth, query.organizationId);

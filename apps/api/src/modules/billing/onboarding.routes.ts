@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { onboardingBodySchema, onboardingResultSchema, successSchema } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { readIdempotencyKey } from './idempotency.service.js';
 import { onboard } from './onboarding.service.js';
 
@@ -22,7 +22,7 @@ export async function onboardingRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       const key = readIdempotencyKey(request, true);
       const result = await onboard(app, auth, request.body, key, app.env.publicOrigin);
       if (result.replayed) reply.header('idempotent-replayed', 'true');

@@ -9,13 +9,13 @@ import {
   type onboardingBodySchema,
 } from '@portal/shared';
 import { forbidden, notFound } from '../../lib/errors.js';
-import type { AuthContext } from '../../plugins/access.js';
+import type { Actor } from '../../core/actor.js';
 import { createUserIn } from '../users/users.service.js';
 import { toPaymentDto, toSubscriptionDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { creditBalance, lockOrganization } from './ledger.repo.js';
 import { findAdminRoleId } from './onboarding.repo.js';
-import { deliverAll } from '../mail/mail.service.js';
+import { deliverAll } from '../../core/mail.js';
 import { insertManualPayment } from './payments.service.js';
 import { checkAmounts } from './rules.js';
 import { updateSubscriptionRow } from './subscriptions.repo.js';
@@ -33,7 +33,7 @@ export const ONBOARDING_ROUTE = 'POST /api/auth/onboarding';
  */
 export async function onboard(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   body: OnboardingInput,
   key: string,
   baseUrl: string,

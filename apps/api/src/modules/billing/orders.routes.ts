@@ -9,7 +9,7 @@ import {
   successSchema,
   verifyPaymentBodySchema,
 } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { createOrder, sandboxPay, verifyPayment } from './orders.service.js';
 
 const tags = ['billing'];
@@ -29,7 +29,7 @@ export async function ordersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const data = await createOrder(app, requireAuth(request), request.body);
+      const data = await createOrder(app, requireActor(request), request.body);
       return reply.status(201).send({ success: true as const, data });
     },
   );
@@ -47,7 +47,7 @@ export async function ordersRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await verifyPayment(app, requireAuth(request), request.body),
+      data: await verifyPayment(app, requireActor(request), request.body),
     }),
   );
 
@@ -72,7 +72,7 @@ export async function ordersRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await sandboxPay(app, requireAuth(request), request.body),
+      data: await sandboxPay(app, requireActor(request), request.body),
     }),
   );
 }

@@ -18,10 +18,10 @@ import {
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { randomToken } from '../../lib/tokens.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { issueInvoice, requireSellerTaxProfile } from '../invoices/invoices.service.js';
-import { deliverAll } from '../mail/mail.service.js';
+import { deliverAll } from '../../core/mail.js';
 import { notifyOrganizationAdmins } from '../notifications/notifications.repo.js';
 import { findOrganizationById } from '../users/users.repo.js';
 import { toOrderDto, toPaymentDto } from './dto.js';
@@ -63,7 +63,7 @@ function providerMessage(error: unknown): string {
 /** POST /api/admin/payment/order. */
 export async function createOrder(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   body: CreateOrderBody,
 ): Promise<OrderCreated> {
   const organizationId = organizationFor(auth, body.organizationId);
@@ -246,7 +246,7 @@ export async function applyConfirmedPayment(
 /** POST /api/admin/payment/verify: the checkout's answer, checked against the order stored here. */
 export async function verifyPayment(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   body: VerifyPaymentBody,
 ): Promise<PaymentVerified> {
   const order = await findOrderByProviderId(app.db, body.razorpay_order_id, tenantScope(auth));
@@ -300,7 +300,7 @@ export async function verifyPayment(
  * POST /api/admin/payment/sandbox/pay: the sandbox's test checkout. Answers what Razorpay Checkout
  * would hand the browser; 404 unless the sandbox is the active provider.
  */
-export async function sandboxPay(app: FastifyInstance, auth: AuthContext, body: SandboxPayBody) {
+export async function sandboxPay(app: FastifyInstance, auth: Actor, body: SandboxPayBody) {
   const provider = app.paymentProvider;
   if (!isSandbox(provider)) throw notFound();
   const order = await findOrderByProviderId(app.db, body.razorpay_order_id, tenantScope(auth));

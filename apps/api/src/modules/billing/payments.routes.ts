@@ -8,7 +8,7 @@ import {
   paymentSchema,
   successSchema,
 } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { readIdempotencyKey } from './idempotency.service.js';
 import { createPayment, getPayment, listPayments } from './payments.service.js';
 
@@ -30,7 +30,7 @@ export async function paymentsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       const result = await createPayment(app, auth, request.body, readIdempotencyKey(request, false));
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.status as 201).send(result.body);
@@ -48,7 +48,7 @@ export async function paymentsRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(paymentSchema) },
       },
     },
-    async (request) => listPayments(app, requireAuth(request), request.query),
+    async (request) => listPayments(app, requireActor(request), request.query),
   );
 
   app.get(
@@ -64,7 +64,7 @@ export async function paymentsRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await getPayment(app, requireAuth(request), request.params.id),
+      data: await getPayment(app, requireActor(request), request.params.id),
     }),
   );
 }

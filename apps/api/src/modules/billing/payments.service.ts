@@ -9,10 +9,10 @@ import {
 } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { issueInvoice } from '../invoices/invoices.service.js';
-import { deliverAll } from '../mail/mail.service.js';
+import { deliverAll } from '../../core/mail.js';
 import { toPaymentDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { lockOrganization } from './ledger.repo.js';
@@ -94,7 +94,7 @@ export async function insertManualPayment(
 /** POST /api/auth/payments. An optional Idempotency-Key makes a retry record nothing twice. */
 export async function createPayment(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   body: CreatePaymentInput,
   key: string | null,
 ) {
@@ -130,7 +130,7 @@ export async function createPayment(
   );
 }
 
-export async function getPayment(app: FastifyInstance, auth: AuthContext, id: string) {
+export async function getPayment(app: FastifyInstance, auth: Actor, id: string) {
   const row = await findPayment(app.db, id, tenantScope(auth));
   if (!row) throw notFound(messages.billing.paymentNotFound);
   return toPaymentDto(row);
@@ -138,7 +138,7 @@ export async function getPayment(app: FastifyInstance, auth: AuthContext, id: st
 
 export async function listPayments(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   query: z.output<typeof billingListQuerySchema>,
 ) {
   const organizationId = listScope(auth, query.organizationId);

@@ -1,19 +1,19 @@
 import { computeAmounts, meets, messages, REQUIREMENTS, type Amounts } from '@portal/shared';
 import { badRequest, forbidden, notFound, type FieldErrors } from '../../lib/errors.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
 
 /**
  * The organization a billing request acts on: the one asked for, or the caller's own. Anyone but
  * super_admin asking for another organization gets 404: never reveal that it exists.
  */
-export function organizationFor(auth: AuthContext, requested: string | undefined | null): string {
+export function organizationFor(auth: Actor, requested: string | undefined | null): string {
   const scope = tenantScope(auth);
   if (requested && scope && requested !== scope) throw notFound(messages.users.organizationNotFound);
   return requested ?? auth.organizationId;
 }
 
 /** Lists: the organization asked for (404 when foreign), else all (super_admin) or the caller's own. */
-export function listScope(auth: AuthContext, requested: string | undefined): string | null {
+export function listScope(auth: Actor, requested: string | undefined): string | null {
   return requested ? organizationFor(auth, requested) : tenantScope(auth);
 }
 
@@ -37,7 +37,7 @@ export async function paged<Row, Dto>(
  * Management scope. The admin system role holds Subscription Management CREATE (to buy credits online
  * for its own organization) but not this, so a tenant cannot grant itself credits.
  */
-export function requirePlatformBilling(auth: AuthContext): void {
+export function requirePlatformBilling(auth: Actor): void {
   if (!meets(auth, REQUIREMENTS.recordPlatformBilling)) throw forbidden(messages.billing.platformOnly);
 }
 

@@ -9,7 +9,7 @@ import {
   successSchema,
   updateSubscriptionBodySchema,
 } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { readIdempotencyKey } from './idempotency.service.js';
 import {
   createSubscription,
@@ -36,7 +36,7 @@ export async function subscriptionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       const result = await createSubscription(app, auth, request.body, readIdempotencyKey(request, false));
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.status as 201).send(result.body);
@@ -56,7 +56,7 @@ export async function subscriptionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await updateSubscription(app, requireAuth(request), request.params.id, request.body);
+      const data = await updateSubscription(app, requireActor(request), request.params.id, request.body);
       return { success: true as const, data };
     },
   );
@@ -72,7 +72,7 @@ export async function subscriptionsRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(subscriptionSchema) },
       },
     },
-    async (request) => listSubscriptions(app, requireAuth(request), request.query),
+    async (request) => listSubscriptions(app, requireActor(request), request.query),
   );
 
   app.get(
@@ -88,7 +88,7 @@ export async function subscriptionsRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await getSubscription(app, requireAuth(request), request.params.id),
+      data: await getSubscription(app, requireActor(request), request.params.id),
     }),
   );
 }

@@ -13,8 +13,8 @@ import {
 } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { toSubscriptionDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { insertLedgerEntries, lockOrganization, type LedgerInsert } from './ledger.repo.js';
@@ -129,7 +129,7 @@ export function newPeriod(now = new Date()) {
 /** POST /api/auth/subscriptions. An optional Idempotency-Key makes a retry create nothing twice. */
 export async function createSubscription(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   body: CreateSubscriptionInput,
   key: string | null,
 ) {
@@ -166,7 +166,7 @@ export async function createSubscription(
  */
 export async function updateSubscription(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   id: string,
   body: UpdateSubscriptionInput,
 ) {
@@ -208,7 +208,7 @@ export async function updateSubscription(
   });
 }
 
-export async function getSubscription(app: FastifyInstance, auth: AuthContext, id: string) {
+export async function getSubscription(app: FastifyInstance, auth: Actor, id: string) {
   const row = await findSubscription(app.db, id, tenantScope(auth));
   if (!row) throw notFound(messages.subscription.notFound);
   return toSubscriptionDto(row);
@@ -216,7 +216,7 @@ export async function getSubscription(app: FastifyInstance, auth: AuthContext, i
 
 export async function listSubscriptions(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   query: z.output<typeof billingListQuerySchema>,
 ) {
   const organizationId = listScope(auth, query.organizationId);

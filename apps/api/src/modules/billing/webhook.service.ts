@@ -4,7 +4,7 @@ import { AppError, badRequest } from '../../lib/errors.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import type { Db } from '../../db/client.js';
 import { applyRefund } from '../invoices/refunds.service.js';
-import { deliverAll } from '../mail/mail.service.js';
+import { deliverAll } from '../../core/mail.js';
 import { markOrderFailed } from './orders.repo.js';
 import { findPaymentByProviderId } from './payments.repo.js';
 import { applyConfirmedPayment } from './orders.service.js';

@@ -8,7 +8,7 @@ import {
   organizationIdParamsSchema,
   successSchema,
 } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { getCompany, saveCompany } from './companies.service.js';
 
 const tags = ['companies'];
@@ -30,7 +30,7 @@ export async function companiesRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await getCompany(app, requireAuth(request), request.params.organizationId),
+      data: await getCompany(app, requireActor(request), request.params.organizationId),
     }),
   );
 
@@ -50,7 +50,7 @@ export async function companiesRoutes(fastify: FastifyInstance) {
       return {
         success: true as const,
         message: messages.profile.companySaved,
-        data: await saveCompany(app, requireAuth(request), organizationId, fields),
+        data: await saveCompany(app, requireActor(request), organizationId, fields),
       };
     },
   );

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { messages, type CompanyDetails, type CompanyDetailsFields } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { requireActiveSubscription } from '../profile/subscription-guard.js';
 import { findCompanyDetails, organizationExists, upsertCompanyDetails } from './companies.repo.js';
 
 /** Own organization only (any for super_admin); another tenant's answers 404 like a missing one. */
-async function requireReachableOrganization(db: Db, auth: AuthContext, organizationId: string) {
+async function requireReachableOrganization(db: Db, auth: Actor, organizationId: string) {
   const scope = tenantScope(auth);
   if ((scope && scope !== organizationId) || !(await organizationExists(db, organizationId))) {
     throw notFound(messages.company.organizationNotFound);
@@ -18,7 +18,7 @@ async function requireReachableOrganization(db: Db, auth: AuthContext, organizat
 /** The organization's company details, or null while none were saved. */
 export async function getCompany(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   organizationId: string,
 ): Promise<CompanyDetails | null> {
   await requireReachableOrganization(app.db, auth, organizationId);
@@ -27,7 +27,7 @@ export async function getCompany(
 
 export async function saveCompany(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   organizationId: string,
   fields: CompanyDetailsFields,
 ): Promise<CompanyDetails> {

@@ -12,7 +12,7 @@ import {
   type StatKey,
 } from '@portal/shared';
 import type { Db } from '../../db/client.js';
-import type { AuthContext } from '../../plugins/access.js';
+import type { Actor } from '../../core/actor.js';
 import { recentActivities } from '../activity/activity.repo.js';
 import * as repo from './dashboard.repo.js';
 
@@ -41,7 +41,7 @@ function card(key: StatKey, format: StatFormat, value: number | string | null): 
   return { key, label: statLabels[key], format, value };
 }
 
-export async function buildDashboard(db: Db, auth: AuthContext, now = new Date()): Promise<Dashboard> {
+export async function buildDashboard(db: Db, auth: Actor, now = new Date()): Promise<Dashboard> {
   const monthStart = istMonthStart(now);
   const nextMonthStart = istMonthStart(now, 1);
   const seriesFrom = istMonthStart(now, -(DASHBOARD_MONTHS - 1));

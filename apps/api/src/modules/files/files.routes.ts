@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '@portal/shared';
 import { attachmentDisposition } from '../../lib/spreadsheet.js';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { fileForDownload } from './files.service.js';
 
 const tags = ['files'];
@@ -23,7 +23,7 @@ export async function filesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const file = await fileForDownload(app.db, requireAuth(request), request.params.id);
+      const file = await fileForDownload(app.db, requireActor(request), request.params.id);
       // nosniff and no-store come with every answer (plugins/security-headers.ts).
       return (
         reply

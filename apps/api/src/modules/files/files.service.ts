@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
-import { can, tenantScope, type AuthContext } from '../../plugins/access.js';
+import { can, tenantScope, type Actor } from '../../core/actor.js';
 import {
   deleteStoredFile,
   findStoredFile,
@@ -109,7 +109,7 @@ async function readFileData(db: Db, fileId: string, sizeBytes: number): Promise<
  * A file the caller may read: one of their own organization (any organization for super_admin).
  * A ticket attachment also needs Support READ. Anything else answers 404, as if it did not exist.
  */
-export async function fileForDownload(db: Db, auth: AuthContext, id: string) {
+export async function fileForDownload(db: Db, auth: Actor, id: string) {
   const file = await findStoredFile(db, id);
   const scope = tenantScope(auth);
   if (!file || (scope && file.organizationId !== scope)) throw notFound();

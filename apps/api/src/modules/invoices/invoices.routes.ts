@@ -16,7 +16,8 @@ import {
   successSchema,
 } from '@portal/shared';
 import { attachmentDisposition, spreadsheetContentType, spreadsheetFileName } from '../../lib/spreadsheet.js';
-import { access, requireAuth, tenantScope } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
+import { tenantScope } from '../../core/actor.js';
 import { readIdempotencyKey } from '../billing/idempotency.service.js';
 import { invoiceRegister } from './invoice-register.js';
 import { creditNotePdf, invoicePdf, listCreditNotes, listInvoices } from './invoices.service.js';
@@ -47,7 +48,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
         response: { 200: successSchema(sellerTaxProfileSchema.nullable()) },
       },
     },
-    async (request) => ({ success: true as const, data: await getTaxProfile(app, requireAuth(request)) }),
+    async (request) => ({ success: true as const, data: await getTaxProfile(app, requireActor(request)) }),
   );
 
   app.put(
@@ -64,7 +65,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
     async (request) => ({
       success: true as const,
       message: messages.tax.profileSaved,
-      data: await saveTaxProfile(app, requireAuth(request), request.body),
+      data: await saveTaxProfile(app, requireActor(request), request.body),
     }),
   );
 
@@ -80,7 +81,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { items, meta } = await listInvoices(app.db, requireAuth(request), request.query);
+      const { items, meta } = await listInvoices(app.db, requireActor(request), request.query);
       return { success: true as const, data: items, meta };
     },
   );
@@ -98,7 +99,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const stream = invoiceRegister(app.db, request.query, tenantScope(requireAuth(request)));
+      const stream = invoiceRegister(app.db, request.query, tenantScope(requireActor(request)));
       return reply
         .header('Content-Type', spreadsheetContentType('xlsx'))
         .header('Content-Disposition', attachmentDisposition(spreadsheetFileName('gstr1-register', 'xlsx')))
@@ -118,7 +119,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      sendPdf(reply, await invoicePdf(app, request.params.id, tenantScope(requireAuth(request)))),
+      sendPdf(reply, await invoicePdf(app, request.params.id, tenantScope(requireActor(request)))),
   );
 
   app.get(
@@ -133,7 +134,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { items, meta } = await listCreditNotes(app.db, requireAuth(request), request.query);
+      const { items, meta } = await listCreditNotes(app.db, requireActor(request), request.query);
       return { success: true as const, data: items, meta };
     },
   );
@@ -150,7 +151,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      sendPdf(reply, await creditNotePdf(app, request.params.id, tenantScope(requireAuth(request)))),
+      sendPdf(reply, await creditNotePdf(app, request.params.id, tenantScope(requireActor(request)))),
   );
 
   app.post(
@@ -168,7 +169,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       const key = readIdempotencyKey(request, true);
       const result = await refundPayment(app, auth, request.params.id, request.body, key);
       if (result.replayed) reply.header('idempotent-replayed', 'true');

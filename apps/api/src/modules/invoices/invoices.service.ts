@@ -15,12 +15,12 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { MailAttachmentRef, PartySnapshot, SellerSnapshot } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
-import { insertOutboxMail } from '../mail/outbox.repo.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
+import { insertOutboxMail } from '../../core/outbox.repo.js';
 import { activeOrganizationAdmins, notifyOrganizationAdmins } from '../notifications/notifications.repo.js';
 import type { PaymentRow } from '../billing/payments.repo.js';
 import type { SubscriptionRow } from '../billing/subscriptions.repo.js';
-import type { AttachmentRenderer } from '../mail/mail.service.js';
+import type { AttachmentRenderer } from '../../core/mail.js';
 import type { TaxDocument } from './invoice-pdf.js';
 import type { PdfRenderer } from './pdf-renderer.js';
 import {
@@ -223,7 +223,7 @@ export function toCreditNoteDto(row: CreditNoteRow, invoiceNumber: string): Cred
 type ListQuery = z.output<typeof invoiceListQuerySchema>;
 
 /** A tenant naming another organization finds nothing: the filter and its own scope both apply. */
-export async function listInvoices(db: Db, auth: AuthContext, query: ListQuery) {
+export async function listInvoices(db: Db, auth: Actor, query: ListQuery) {
   const { rows, total } = await listInvoiceRows(db, query, tenantScope(auth), {
     limit: query.pageSize,
     offset: (query.page - 1) * query.pageSize,
@@ -238,7 +238,7 @@ export async function listInvoices(db: Db, auth: AuthContext, query: ListQuery) 
   };
 }
 
-export async function listCreditNotes(db: Db, auth: AuthContext, query: ListQuery) {
+export async function listCreditNotes(db: Db, auth: Actor, query: ListQuery) {
   const { rows, total } = await listCreditNoteRows(db, query, tenantScope(auth), {
     limit: query.pageSize,
     offset: (query.page - 1) * query.pageSize,

@@ -13,8 +13,8 @@ import {
 import type { Db } from '../../db/client.js';
 import { AppError, forbidden, notFound, unprocessable } from '../../lib/errors.js';
 import { randomToken } from '../../lib/tokens.js';
-import type { AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import type { Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { toPaymentDto } from '../billing/dto.js';
 import { runIdempotent } from '../billing/idempotency.service.js';
 import {
@@ -24,7 +24,7 @@ import {
   lockOrganization,
 } from '../billing/ledger.repo.js';
 import { lockPayment, recordPaymentRefund, type PaymentRow } from '../billing/payments.repo.js';
-import { deliverAll } from '../mail/mail.service.js';
+import { deliverAll } from '../../core/mail.js';
 import { notifyOrganizationAdmins } from '../notifications/notifications.repo.js';
 import {
   creditedSoFar,
@@ -238,7 +238,7 @@ async function refundAtProvider(
 /** POST /api/auth/payments/{id}/refunds, guarded by its Idempotency-Key. */
 export async function refundPayment(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   paymentId: string,
   body: RefundBody,
   key: string,

@@ -7,8 +7,8 @@ import {
   type SellerTaxProfileFields,
 } from '@portal/shared';
 import { forbidden } from '../../lib/errors.js';
-import type { AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import type { Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { findSellerTaxProfile, saveSellerTaxProfile, type SellerTaxProfileRow } from './invoices.repo.js';
 
 /** The seller's tax profile (Settings → Tax details): the platform operator's, used by every invoice. */
@@ -28,10 +28,7 @@ function toDto(row: SellerTaxProfileRow): SellerTaxProfile {
   };
 }
 
-export async function getTaxProfile(
-  app: FastifyInstance,
-  auth: AuthContext,
-): Promise<SellerTaxProfile | null> {
+export async function getTaxProfile(app: FastifyInstance, auth: Actor): Promise<SellerTaxProfile | null> {
   if (!meets(auth, REQUIREMENTS.manageTaxProfile)) throw forbidden();
   const row = await findSellerTaxProfile(app.db);
   return row ? toDto(row) : null;
@@ -40,7 +37,7 @@ export async function getTaxProfile(
 /** Later invoices carry the new particulars; issued ones keep theirs (each holds a copy). */
 export async function saveTaxProfile(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   fields: SellerTaxProfileFields,
 ): Promise<SellerTaxProfile> {
   if (!meets(auth, REQUIREMENTS.manageTaxProfile)) throw forbidden();

@@ -9,7 +9,7 @@ import {
   successSchema,
   unreadCountSchema,
 } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { hourly } from '../../lib/periodic-job.js';
 import { noticeSweeper } from './notice-sweeper.js';
 import {
@@ -43,7 +43,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       const { page, pageSize } = request.query;
       const { items, total, unreadCount } = await listOwnNotifications(app.db, auth, request.query);
       return { success: true as const, data: items, meta: { page, pageSize, total, unreadCount } };
@@ -61,7 +61,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const count = await ownUnreadCount(app.db, requireAuth(request));
+      const count = await ownUnreadCount(app.db, requireActor(request));
       return { success: true as const, data: { count } };
     },
   );
@@ -77,7 +77,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const updated = await markAllOwnRead(app.db, requireAuth(request));
+      const updated = await markAllOwnRead(app.db, requireActor(request));
       return { success: true as const, data: { updated } };
     },
   );
@@ -94,7 +94,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await markOwnRead(app.db, requireAuth(request), request.params.id);
+      const data = await markOwnRead(app.db, requireActor(request), request.params.id);
       return { success: true as const, data };
     },
   );

@@ -9,7 +9,7 @@ import {
 } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
-import type { AuthContext } from '../../plugins/access.js';
+import type { Actor } from '../../core/actor.js';
 import {
   countUnread,
   findSubscriptionNoticeCandidates,
@@ -64,28 +64,28 @@ export async function sweepSubscriptionNotices(
 }
 
 /** A cheap catch-up for the caller's own organization, so a notice never waits for the hourly run. */
-async function sweepOwn(db: Db, auth: AuthContext, now: Date) {
+async function sweepOwn(db: Db, auth: Actor, now: Date) {
   if (auth.isSuperAdmin) return;
   await sweepSubscriptionNotices(db, now, { organizationId: auth.organizationId });
 }
 
-export async function listOwnNotifications(db: Db, auth: AuthContext, query: NotificationListQuery) {
+export async function listOwnNotifications(db: Db, auth: Actor, query: NotificationListQuery) {
   await sweepOwn(db, auth, new Date());
   const { rows, total, unreadCount } = await listNotificationRows(db, auth.userId, query);
   return { items: rows.map(toNotificationDto), total, unreadCount };
 }
 
-export async function ownUnreadCount(db: Db, auth: AuthContext): Promise<number> {
+export async function ownUnreadCount(db: Db, auth: Actor): Promise<number> {
   await sweepOwn(db, auth, new Date());
   return countUnread(db, auth.userId);
 }
 
-export async function markOwnRead(db: Db, auth: AuthContext, id: string): Promise<PortalNotification> {
+export async function markOwnRead(db: Db, auth: Actor, id: string): Promise<PortalNotification> {
   const row = await markNotificationRead(db, auth.userId, id, new Date());
   if (!row) throw notFound(messages.notifications.notFound);
   return toNotificationDto(row);
 }
 
-export async function markAllOwnRead(db: Db, auth: AuthContext): Promise<number> {
+export async function markAllOwnRead(db: Db, auth: Actor): Promise<number> {
   return markAllNotificationsRead(db, auth.userId, new Date());
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listQuerySchema, organizationSummarySchema, pageSchema } from '@portal/shared';
-import { access, requireAuth, tenantScope } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
+import { tenantScope } from '../../core/actor.js';
 import { listOrganizationRows } from './organizations.repo.js';
 
 const tags = ['organizations'];
@@ -27,7 +28,7 @@ export async function organizationsRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { page, pageSize, search, sort, order } = request.query;
-      const scope = tenantScope(requireAuth(request));
+      const scope = tenantScope(requireActor(request));
       const { rows, total } = await listOrganizationRows(
         app.db,
         { scope, search, sort, order },

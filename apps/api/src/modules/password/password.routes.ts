@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { changePasswordBodySchema, messages, okSchema, successSchema } from '@portal/shared';
 import { clientAddress } from '../../lib/client-address.js';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { isLinkTokenLive } from '../auth/auth.service.js';
 import { changePassword } from './password.service.js';
 
@@ -43,7 +43,7 @@ export async function passwordRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await changePassword(app, requireAuth(request), request.body);
+      await changePassword(app, requireActor(request), request.body);
       return { success: true as const, message: messages.password.changed };
     },
   );

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { isStrongPassword, messages } from '@portal/shared';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/errors.js';
-import type { AuthContext } from '../../plugins/access.js';
-import { recordOwnAccountChange } from '../activity/activity.repo.js';
+import type { Actor } from '../../core/actor.js';
+import { recordOwnAccountChange } from '../../core/activity-log.repo.js';
 import { revokeUserSessions } from '../auth/sessions.repo.js';
 import { clearSignInFailures } from '../auth/sign-in.repo.js';
-import { countHit } from '../platform/rate-limit.repo.js';
+import { countHit } from '../../core/rate-limits.repo.js';
 import { findPasswordHash, setPasswordHash } from './password.repo.js';
 
 /**
@@ -27,7 +27,7 @@ export interface PasswordChange {
  * (401), then new ≠ current, then the strength rule (400 each). Success ends the user's other
  * sessions (this one stays signed in) and forgets failed sign-ins to the account.
  */
-export async function changePassword(app: FastifyInstance, auth: AuthContext, change: PasswordChange) {
+export async function changePassword(app: FastifyInstance, auth: Actor, change: PasswordChange) {
   if (change.userId !== undefined && change.userId !== auth.userId) throw forbidden();
   const hits = await countHit(app.db, `password-change:user:${auth.userId}`, PASSWORD_CHANGE_WINDOW_MS);
   if (hits > PASSWORD_CHANGE_LIMIT) throw tooManyRequests(messages.password.tooManyAttempts);

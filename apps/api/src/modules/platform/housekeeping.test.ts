@@ -6,7 +6,7 @@ import { usePostgres } from '../../../test/test-database.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import { ACCESS_COOKIE } from '../auth/cookies.js';
 import { storeFile } from '../files/files.service.js';
-import { countHit } from './rate-limit.repo.js';
+import { countHit } from '../../core/rate-limits.repo.js';
 import { pruneExpired } from './housekeeping.repo.js';
 import { runHousekeeping } from './housekeeping.js';
 

@@ -9,7 +9,7 @@ import {
   successSchema,
   updatePositionBodySchema,
 } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import * as service from './positions.service.js';
 
 const tags = ['positions'];
@@ -31,7 +31,7 @@ export async function positionsRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { page, pageSize } = request.query;
-      const { items, total } = await service.listPositions(app.db, requireAuth(request), request.query);
+      const { items, total } = await service.listPositions(app.db, requireActor(request), request.query);
       return { success: true as const, data: items, meta: { page, pageSize, total } };
     },
   );
@@ -43,7 +43,7 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'A position by id', params: idParamsSchema, response: one },
     },
     async (request) => {
-      const data = await service.getPosition(app.db, requireAuth(request), request.params.id);
+      const data = await service.getPosition(app.db, requireActor(request), request.params.id);
       return { success: true as const, data };
     },
   );
@@ -60,7 +60,7 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const data = await service.createPosition(app.db, requireAuth(request), request.body);
+      const data = await service.createPosition(app.db, requireActor(request), request.body);
       return reply.status(201).send({ success: true as const, data });
     },
   );
@@ -80,7 +80,7 @@ export async function positionsRoutes(fastify: FastifyInstance) {
     async (request) => {
       const data = await service.updatePosition(
         app.db,
-        requireAuth(request),
+        requireActor(request),
         request.params.id,
         request.body,
       );
@@ -95,7 +95,12 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'Close a position', params: idParamsSchema, response: one },
     },
     async (request) => {
-      const data = await service.setPositionStatus(app.db, requireAuth(request), request.params.id, 'Closed');
+      const data = await service.setPositionStatus(
+        app.db,
+        requireActor(request),
+        request.params.id,
+        'Closed',
+      );
       return { success: true as const, data };
     },
   );
@@ -107,7 +112,7 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'Reopen a closed position', params: idParamsSchema, response: one },
     },
     async (request) => {
-      const data = await service.setPositionStatus(app.db, requireAuth(request), request.params.id, 'Open');
+      const data = await service.setPositionStatus(app.db, requireActor(request), request.params.id, 'Open');
       return { success: true as const, data };
     },
   );

@@ -7,13 +7,13 @@ import {
 } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import * as repo from './positions.repo.js';
 
 const text = messages.positions;
 
-export async function listPositions(db: Db, auth: AuthContext, query: PositionListQuery) {
+export async function listPositions(db: Db, auth: Actor, query: PositionListQuery) {
   const scope = tenantScope(auth);
   if (scope && query.organizationId && query.organizationId !== scope)
     throw notFound(text.organizationNotFound);
@@ -28,18 +28,18 @@ export async function listPositions(db: Db, auth: AuthContext, query: PositionLi
   });
 }
 
-async function visiblePosition(db: Db, auth: AuthContext, id: string, lock = false): Promise<Position> {
+async function visiblePosition(db: Db, auth: Actor, id: string, lock = false): Promise<Position> {
   const position = await repo.findPosition(db, id, tenantScope(auth), lock);
   if (!position) throw notFound(text.notFound);
   return position;
 }
 
-export function getPosition(db: Db, auth: AuthContext, id: string): Promise<Position> {
+export function getPosition(db: Db, auth: Actor, id: string): Promise<Position> {
   return visiblePosition(db, auth, id);
 }
 
 /** Positions belong to the caller's organization; super_admin may name another one. */
-async function targetOrganization(db: Db, auth: AuthContext, requested: string | undefined): Promise<string> {
+async function targetOrganization(db: Db, auth: Actor, requested: string | undefined): Promise<string> {
   const scope = tenantScope(auth);
   if (scope) {
     // Another tenant's id answers as if it did not exist.
@@ -51,7 +51,7 @@ async function targetOrganization(db: Db, auth: AuthContext, requested: string |
   return requested;
 }
 
-export async function createPosition(db: Db, auth: AuthContext, body: CreatePositionBody): Promise<Position> {
+export async function createPosition(db: Db, auth: Actor, body: CreatePositionBody): Promise<Position> {
   const organizationId = await targetOrganization(db, auth, body.organizationId);
   const id = await db.transaction(async (tx) => {
     const newId = await repo.insertPosition(tx, {
@@ -77,7 +77,7 @@ export async function createPosition(db: Db, auth: AuthContext, body: CreatePosi
 
 export async function updatePosition(
   db: Db,
-  auth: AuthContext,
+  auth: Actor,
   id: string,
   body: UpdatePositionBody,
 ): Promise<Position> {
@@ -103,7 +103,7 @@ export async function updatePosition(
 
 export async function setPositionStatus(
   db: Db,
-  auth: AuthContext,
+  auth: Actor,
   id: string,
   status: Position['status'],
 ): Promise<Position> {

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages, profileUpdateBodySchema, successSchema, userSchema } from '@portal/shared';
 import { badRequest } from '../../lib/errors.js';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { acceptUploads, readMultipartForm } from '../files/uploads.js';
 import { getProfile, replaceProfileImage, updateProfile } from './profile.service.js';
 
@@ -19,7 +19,7 @@ export async function profileRoutes(fastify: FastifyInstance) {
       config: { access: access.signedIn },
       schema: { tags, summary: 'The signed-in user’s profile', response: { 200: successSchema(userSchema) } },
     },
-    async (request) => ({ success: true as const, data: await getProfile(app, requireAuth(request)) }),
+    async (request) => ({ success: true as const, data: await getProfile(app, requireActor(request)) }),
   );
 
   app.put(
@@ -36,7 +36,7 @@ export async function profileRoutes(fastify: FastifyInstance) {
     async (request) => ({
       success: true as const,
       message: messages.profile.updated,
-      data: await updateProfile(app, requireAuth(request), request.body),
+      data: await updateProfile(app, requireActor(request), request.body),
     }),
   );
 
@@ -52,7 +52,7 @@ export async function profileRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       if (!request.isMultipart()) throw badRequest(messages.profile.imageRequired);
       const form = await readMultipartForm(request, messages.profile.imageTooLarge);
       return {

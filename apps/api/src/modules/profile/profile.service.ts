@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { messages, PROFILE_IMAGE_MIME_TYPES, type User } from '@portal/shared';
 import { badRequest, conflict, isUniqueViolation, unauthorized } from '../../lib/errors.js';
-import type { AuthContext } from '../../plugins/access.js';
-import { recordOwnAccountChange } from '../activity/activity.repo.js';
+import type { Actor } from '../../core/actor.js';
+import { recordOwnAccountChange } from '../../core/activity-log.repo.js';
 import { deleteStoredFile } from '../files/files.repo.js';
 import { withStoredFile } from '../files/files.service.js';
 import { detectAllowedType, type Upload } from '../files/uploads.js';
@@ -17,7 +17,7 @@ export interface ProfileChanges {
   username?: string | undefined;
 }
 
-export async function getProfile(app: FastifyInstance, auth: AuthContext): Promise<User> {
+export async function getProfile(app: FastifyInstance, auth: Actor): Promise<User> {
   const user = await findUserDto(app.db, auth.userId);
   if (!user) throw unauthorized();
   return user;
@@ -30,7 +30,7 @@ export async function getProfile(app: FastifyInstance, auth: AuthContext): Promi
  */
 export async function updateProfile(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   changes: ProfileChanges,
 ): Promise<User> {
   await requireActiveSubscription(app.db, auth, auth.organizationId, 'profile');
@@ -58,7 +58,7 @@ export async function updateProfile(
 /** Replaces the profile image (PNG, JPEG or WebP by content); the previous file is deleted. */
 export async function replaceProfileImage(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   upload: Upload | null,
 ): Promise<User> {
   await requireActiveSubscription(app.db, auth, auth.organizationId, 'profileImage');

@@ -1,7 +1,7 @@
 import { messages } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { forbidden } from '../../lib/errors.js';
-import type { AuthContext } from '../../plugins/access.js';
+import type { Actor } from '../../core/actor.js';
 import { organizationIsSubscribed } from './subscription.repo.js';
 
 /** The three variants of the 'subscription has expired' message, one per kind of change. */
@@ -19,7 +19,7 @@ const expiredMessage: Record<SubscriptionGuardedChange, string> = {
  */
 export async function requireActiveSubscription(
   db: Db,
-  auth: AuthContext,
+  auth: Actor,
   organizationId: string,
   change: SubscriptionGuardedChange,
 ): Promise<void> {

@@ -12,7 +12,7 @@ import {
   roleTwoFactorBodySchema,
   successSchema,
 } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import * as rolesService from './roles.service.js';
 
 const tags = ['roles'];
@@ -32,7 +32,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { data, meta } = await rolesService.listRoles(app, requireAuth(request), request.query);
+      const { data, meta } = await rolesService.listRoles(app, requireActor(request), request.query);
       return { success: true as const, data, meta };
     },
   );
@@ -49,7 +49,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await rolesService.getRole(app, requireAuth(request), request.params.id);
+      const data = await rolesService.getRole(app, requireActor(request), request.params.id);
       return { success: true as const, data };
     },
   );
@@ -66,7 +66,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const data = await rolesService.createRole(app, requireAuth(request), request.body);
+      const data = await rolesService.createRole(app, requireActor(request), request.body);
       return reply.status(201).send({ success: true as const, data });
     },
   );
@@ -84,7 +84,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await rolesService.updateRole(app, requireAuth(request), request.params.id, request.body);
+      const data = await rolesService.updateRole(app, requireActor(request), request.params.id, request.body);
       return { success: true as const, data };
     },
   );
@@ -105,7 +105,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       const { required } = request.body;
       const data = await rolesService.setRoleTwoFactor(
         app,
-        requireAuth(request),
+        requireActor(request),
         request.params.id,
         required,
       );
@@ -126,7 +126,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await rolesService.deleteRole(app, requireAuth(request), request.params.id);
+      await rolesService.deleteRole(app, requireActor(request), request.params.id);
       return { success: true as const, message: messages.roles.deleted };
     },
   );

@@ -16,8 +16,8 @@ import {
   type Scope,
 } from '@portal/shared';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { listFeatureRows, type FeatureRow } from '../features/features.repo.js';
 import type { Db } from '../../db/client.js';
 import { loadRolePermissions, replaceRolePermissions } from './permissions.repo.js';
@@ -72,11 +72,7 @@ export function resolveGrants(features: readonly FeatureRow[], entries: readonly
  * scope of the resulting role, as Kubernetes RBAC does against privilege escalation
  * (docs/decisions/003-roles-and-permissions.md).
  */
-function assertHeld(
-  auth: AuthContext,
-  grants: readonly Grant[],
-  message: string = messages.roles.scopeNotHeld,
-) {
+function assertHeld(auth: Actor, grants: readonly Grant[], message: string = messages.roles.scopeNotHeld) {
   if (auth.isSuperAdmin) return;
   for (const grant of grants) {
     const held = auth.permissions.find((p) => p.featureId === grant.featureId)?.permissionScopes ?? [];
@@ -90,7 +86,7 @@ function assertHeld(
  * the editor's too. Otherwise a member could narrow a more privileged colleague's role, then
  * deactivate the colleague.
  */
-async function assertManagesHolders(tx: Db, auth: AuthContext, roleId: string): Promise<void> {
+async function assertManagesHolders(tx: Db, auth: Actor, roleId: string): Promise<void> {
   const current = (await loadRolePermissions(tx, [roleId])).get(roleId) ?? [];
   if (!mayManage(auth, current)) throw forbidden(messages.roles.holdersOutrankEditor);
 }
@@ -102,7 +98,7 @@ function isForeignKeyViolation(error: unknown): boolean {
   return false;
 }
 
-async function visibleRoleOr404(app: FastifyInstance, auth: AuthContext, id: string): Promise<RoleRow> {
+async function visibleRoleOr404(app: FastifyInstance, auth: Actor, id: string): Promise<RoleRow> {
   const role = await findVisibleRole(app.db, id, tenantScope(auth));
   if (!role) throw notFound(messages.roles.roleNotFound);
   return role;
@@ -111,7 +107,7 @@ async function visibleRoleOr404(app: FastifyInstance, auth: AuthContext, id: str
 /** System roles plus the caller's organization's roles (every role for the super administrator). */
 export async function listRoles(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   query: RoleListQuery,
 ): Promise<{ data: Role[]; meta: PageMeta }> {
   const scope = tenantScope(auth);
@@ -127,13 +123,13 @@ export async function listRoles(
   return { data, meta: { page: query.page, pageSize: query.pageSize, total } };
 }
 
-export async function getRole(app: FastifyInstance, auth: AuthContext, id: string): Promise<Role> {
+export async function getRole(app: FastifyInstance, auth: Actor, id: string): Promise<Role> {
   const role = await visibleRoleOr404(app, auth, id);
   const [dto] = await toRoleDtos(app.db, [role], tenantScope(auth));
   return dto!;
 }
 
-export async function createRole(app: FastifyInstance, auth: AuthContext, input: RoleInput): Promise<Role> {
+export async function createRole(app: FastifyInstance, auth: Actor, input: RoleInput): Promise<Role> {
   let organizationId = auth.organizationId;
   if (input.organizationId && input.organizationId !== auth.organizationId) {
     // Another tenant: only the super administrator may name one, and it must exist.
@@ -167,7 +163,7 @@ export async function createRole(app: FastifyInstance, auth: AuthContext, input:
 
 export async function updateRole(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   id: string,
   input: RoleInput,
 ): Promise<Role> {
@@ -202,7 +198,7 @@ export async function updateRole(
   return getRole(app, auth, id);
 }
 
-export async function deleteRole(app: FastifyInstance, auth: AuthContext, id: string): Promise<void> {
+export async function deleteRole(app: FastifyInstance, auth: Actor, id: string): Promise<void> {
   const existing = await visibleRoleOr404(app, auth, id);
   if (existing.isSystem || existing.organizationId === null) throw forbidden(messages.roles.systemReadOnly);
   const organizationId = existing.organizationId;
@@ -236,7 +232,7 @@ export async function deleteRole(app: FastifyInstance, auth: AuthContext, id: st
  */
 export async function setRoleTwoFactor(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   id: string,
   required: boolean,
 ): Promise<Role> {

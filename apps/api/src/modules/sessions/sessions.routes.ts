@@ -9,7 +9,7 @@ import {
   okSchema,
   successSchema,
 } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { endOtherSessions, endSession, endUserSessions, listSessions } from './sessions.service.js';
 
 const tags = ['sessions'];
@@ -28,7 +28,7 @@ export async function sessionsRoutes(fastify: FastifyInstance) {
         response: { 200: successSchema(z.array(activeSessionSchema)) },
       },
     },
-    async (request) => ({ success: true as const, data: await listSessions(app, requireAuth(request)) }),
+    async (request) => ({ success: true as const, data: await listSessions(app, requireActor(request)) }),
   );
 
   app.delete(
@@ -43,7 +43,7 @@ export async function sessionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await endSession(app, requireAuth(request), request.params.id);
+      await endSession(app, requireActor(request), request.params.id);
       return { success: true as const, message: messages.sessions.ended };
     },
   );
@@ -55,7 +55,7 @@ export async function sessionsRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'End every session but this one', response: { 200: endedSchema } },
     },
     async (request) => {
-      const ended = await endOtherSessions(app, requireAuth(request));
+      const ended = await endOtherSessions(app, requireActor(request));
       return { success: true as const, message: messages.sessions.othersEnded, data: { ended } };
     },
   );
@@ -72,7 +72,7 @@ export async function sessionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const ended = await endUserSessions(app, requireAuth(request), request.params.id);
+      const ended = await endUserSessions(app, requireActor(request), request.params.id);
       return { success: true as const, message: messages.sessions.userSessionsEnded, data: { ended } };
     },
   );

@@ -20,7 +20,7 @@ import {
   spreadsheetFileName,
   streamSpreadsheet,
 } from '../../lib/spreadsheet.js';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { acceptUploads, readMultipartForm, type Upload } from '../files/uploads.js';
 import {
   changeTicketStatus,
@@ -52,7 +52,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { page, pageSize } = request.query;
-      const { items, total } = await listOrganizationTickets(app, requireAuth(request), request.query);
+      const { items, total } = await listOrganizationTickets(app, requireActor(request), request.query);
       return { success: true as const, data: items, meta: { page, pageSize, total } };
     },
   );
@@ -69,7 +69,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       const { format, search, status } = request.query;
       const stream = streamSpreadsheet({
         format,
@@ -97,7 +97,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       let fields: unknown = request.body ?? {};
       let upload: Upload | null = null;
       if (request.isMultipart()) {
@@ -131,7 +131,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await getTicket(app, requireAuth(request), request.params.id),
+      data: await getTicket(app, requireActor(request), request.params.id),
     }),
   );
 
@@ -150,7 +150,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
     async (request) => {
       const ticket = await changeTicketStatus(
         app,
-        requireAuth(request),
+        requireActor(request),
         request.params.id,
         request.body.status,
       );
@@ -174,7 +174,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await deleteTicket(app, requireAuth(request), request.params.id);
+      await deleteTicket(app, requireActor(request), request.params.id);
       return { success: true as const, message: messages.support.deleted };
     },
   );

@@ -10,8 +10,8 @@ import {
 } from '@portal/shared';
 import { badRequest, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { SheetColumn } from '../../lib/spreadsheet.js';
-import { tenantScope, type AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { tenantScope, type Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { deleteStoredFile } from '../files/files.repo.js';
 import { withStoredFile } from '../files/files.service.js';
 import { detectAllowedType, type Upload } from '../files/uploads.js';
@@ -44,19 +44,19 @@ function excerpt(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export function ticketFilter(auth: AuthContext, query: Omit<TicketFilter, 'organizationId'>): TicketFilter {
+export function ticketFilter(auth: Actor, query: Omit<TicketFilter, 'organizationId'>): TicketFilter {
   return { organizationId: tenantScope(auth), search: query.search || undefined, status: query.status };
 }
 
 export async function listOrganizationTickets(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   query: { page: number; pageSize: number; search?: string | undefined; status?: TicketStatus | undefined },
 ) {
   return listTickets(app.db, ticketFilter(auth, query), query.page, query.pageSize);
 }
 
-export async function getTicket(app: FastifyInstance, auth: AuthContext, id: string): Promise<Ticket> {
+export async function getTicket(app: FastifyInstance, auth: Actor, id: string): Promise<Ticket> {
   const ticket = await findTicket(app.db, id, tenantScope(auth));
   if (!ticket) throw notFound(messages.support.notFound);
   return ticket;
@@ -68,7 +68,7 @@ export async function getTicket(app: FastifyInstance, auth: AuthContext, id: str
  */
 export async function createTicket(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   input: { message: string; type: TicketType },
   upload: Upload | null,
 ): Promise<Ticket> {
@@ -132,7 +132,7 @@ export async function createTicket(
 
 export async function changeTicketStatus(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   id: string,
   status: TicketStatus,
 ): Promise<Ticket> {
@@ -152,7 +152,7 @@ export async function changeTicketStatus(
 }
 
 /** Deletes the ticket and its attachment. */
-export async function deleteTicket(app: FastifyInstance, auth: AuthContext, id: string): Promise<void> {
+export async function deleteTicket(app: FastifyInstance, auth: Actor, id: string): Promise<void> {
   const ticket = await getTicket(app, auth, id);
   await app.db.transaction(async (tx) => {
     const fileId = await deleteTicketRow(tx, id);
@@ -169,7 +169,7 @@ export async function deleteTicket(app: FastifyInstance, auth: AuthContext, id: 
 }
 
 /** The columns of "Export To Excel": the table's, plus what a spreadsheet reader needs. */
-export function ticketExportColumns(auth: AuthContext): SheetColumn<Ticket>[] {
+export function ticketExportColumns(auth: Actor): SheetColumn<Ticket>[] {
   return [
     { header: 'Ticket ID', width: 22, value: (t) => t.ticketId },
     { header: 'Name', width: 30, value: (t) => t.name },
@@ -188,7 +188,7 @@ export function ticketExportColumns(auth: AuthContext): SheetColumn<Ticket>[] {
 
 export function ticketsForExport(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   filter: Omit<TicketFilter, 'organizationId'>,
 ) {
   return iterateTickets(app.db, ticketFilter(auth, filter));

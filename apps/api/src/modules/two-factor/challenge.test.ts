@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SIGN_IN_CHALLENGE_MINUTES } from '@portal/shared';
 import { openChallenge, sealChallenge } from './challenge.js';
 import { withFlippedBit } from '../../../test/harness.js';
-import { deriveTwoFactorKeys, encryptSecret } from './totp.js';
+import { encryptSecret } from './totp.js';
+import { deriveTwoFactorKeys } from '../../core/secrets.js';
 
 const keys = deriveTwoFactorKeys('challenge-secret-challenge-secret-1234');
 const claims = {

@@ -1,32 +1,10 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomInt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { RECOVERY_CODE_COUNT, TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_WINDOW_STEPS } from '@portal/shared';
 import { hmacSha256 } from '../../lib/tokens.js';
 
 /** The name authenticator apps show beside the account. */
 export const TOTP_ISSUER = 'Interview Credits Portal';
-
-/**
- * Keys for what two-factor sign-in keeps, each derived from SESSION_SECRET for its one use (HKDF):
- * the secrets' encryption, the sign-in challenges' sealing, the recovery codes' and the browsers'
- * keyed hashes.
- */
-export interface TwoFactorKeys {
-  secretKey: Buffer;
-  challengeKey: Buffer;
-  recoveryKey: string;
-  deviceKey: string;
-}
-
-export function deriveTwoFactorKeys(sessionSecret: string): TwoFactorKeys {
-  const derive = (info: string) => Buffer.from(hkdfSync('sha256', sessionSecret, '', info, 32));
-  return {
-    secretKey: derive('portal totp secret v1'),
-    challengeKey: derive('portal sign-in challenge v1'),
-    recoveryKey: derive('portal recovery code v1').toString('hex'),
-    deviceKey: derive('portal known device v1').toString('hex'),
-  };
-}
 
 const CIPHER = 'aes-256-gcm';
 const VERSION = 'v1';

@@ -12,7 +12,7 @@ import {
   twoFactorSetupSchema,
   twoFactorStatusSchema,
 } from '@portal/shared';
-import { access, requireAuth } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
 import {
   disableTwoFactor,
   enableTwoFactor,
@@ -40,7 +40,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
         response: { 200: successSchema(twoFactorStatusSchema) },
       },
     },
-    async (request) => ({ success: true as const, data: await twoFactorStatus(app, requireAuth(request)) }),
+    async (request) => ({ success: true as const, data: await twoFactorStatus(app, requireActor(request)) }),
   );
 
   app.post(
@@ -53,7 +53,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
         response: { 200: successSchema(twoFactorSetupSchema) },
       },
     },
-    async (request) => ({ success: true as const, data: await startSetup(app, requireAuth(request)) }),
+    async (request) => ({ success: true as const, data: await startSetup(app, requireActor(request)) }),
   );
 
   app.post(
@@ -68,7 +68,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const recoveryCodes = await enableTwoFactor(app, requireAuth(request), request.body.code);
+      const recoveryCodes = await enableTwoFactor(app, requireActor(request), request.body.code);
       return { success: true as const, message: messages.twoFactor.enabled, data: { recoveryCodes } };
     },
   );
@@ -85,7 +85,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await disableTwoFactor(app, requireAuth(request), request.body);
+      await disableTwoFactor(app, requireActor(request), request.body);
       return { success: true as const, message: messages.twoFactor.disabled };
     },
   );
@@ -102,7 +102,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const recoveryCodes = await regenerateRecoveryCodes(app, requireAuth(request), request.body);
+      const recoveryCodes = await regenerateRecoveryCodes(app, requireActor(request), request.body);
       return {
         success: true as const,
         message: messages.twoFactor.recoveryCodesMade,
@@ -126,7 +126,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
     async (request) => ({
       success: true as const,
       message: messages.twoFactor.replaceStarted,
-      data: await replaceAuthenticator(app, requireAuth(request), request.body),
+      data: await replaceAuthenticator(app, requireActor(request), request.body),
     }),
   );
 
@@ -143,7 +143,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await resetUserTwoFactor(app, requireAuth(request), request.params.id);
+      await resetUserTwoFactor(app, requireActor(request), request.params.id);
       return { success: true as const, message: messages.twoFactor.userReset };
     },
   );

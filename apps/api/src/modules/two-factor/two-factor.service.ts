@@ -17,14 +17,14 @@ import {
   tooManyRequests,
   unauthorized,
 } from '../../lib/errors.js';
-import type { AuthContext } from '../../plugins/access.js';
-import { recordActivity, recordOwnAccountChange } from '../activity/activity.repo.js';
+import type { Actor } from '../../core/actor.js';
+import { recordActivity, recordOwnAccountChange } from '../../core/activity-log.repo.js';
 import { findAccountEmail, findUserIdByEmail } from '../auth/accounts.repo.js';
 import { markFamilySecondFactor, revokeUserSessions } from '../auth/sessions.repo.js';
 import { assertManageable } from '../users/users.service.js';
 import { findUserRecord } from '../users/users.repo.js';
 import { findPasswordHash } from '../password/password.repo.js';
-import { countHit } from '../platform/rate-limit.repo.js';
+import { countHit } from '../../core/rate-limits.repo.js';
 import {
   claimStep,
   confirmTotp,
@@ -71,7 +71,7 @@ async function acceptCode(
   return claimStep(app.db, totp.userId, stepOfCode(app, totp.secretCiphertext, code));
 }
 
-export async function twoFactorStatus(app: FastifyInstance, auth: AuthContext): Promise<TwoFactorStatus> {
+export async function twoFactorStatus(app: FastifyInstance, auth: Actor): Promise<TwoFactorStatus> {
   const totp = await findTotp(app.db, auth.userId);
   const enabled = Boolean(totp?.confirmedAt);
   return {
@@ -83,7 +83,7 @@ export async function twoFactorStatus(app: FastifyInstance, auth: AuthContext): 
 }
 
 /** A new secret waiting for its first code (replacing one still waiting). */
-export async function startSetup(app: FastifyInstance, auth: AuthContext): Promise<TwoFactorSetup> {
+export async function startSetup(app: FastifyInstance, auth: Actor): Promise<TwoFactorSetup> {
   const secret = newTotpSecret();
   const saved = await savePendingSecret(
     app.db,
@@ -95,7 +95,7 @@ export async function startSetup(app: FastifyInstance, auth: AuthContext): Promi
   return { secret, otpauthUri: otpauthUri(secret, email ?? auth.userId) };
 }
 
-async function countChangeAttempt(app: FastifyInstance, auth: AuthContext) {
+async function countChangeAttempt(app: FastifyInstance, auth: Actor) {
   const hits = await countHit(app.db, `two-factor-change:user:${auth.userId}`, TWO_FACTOR_CHANGE_WINDOW_MS);
   if (hits > TWO_FACTOR_CHANGE_LIMIT) throw tooManyRequests(messages.twoFactor.tooManyAttempts);
 }
@@ -116,7 +116,7 @@ async function issueRecoveryCodes(app: FastifyInstance, db: FastifyInstance['db'
  * This session typed a code, so it counts as signed in with the factor; every other session of the
  * user ends (one opened with a stolen password must not outlive the owner's enrolment).
  */
-export async function enableTwoFactor(app: FastifyInstance, auth: AuthContext, code: string) {
+export async function enableTwoFactor(app: FastifyInstance, auth: Actor, code: string) {
   await countChangeAttempt(app, auth);
   const totp = await findTotp(app.db, auth.userId);
   if (!totp) throw conflict(messages.twoFactor.noPendingSetup);
@@ -137,11 +137,7 @@ export async function enableTwoFactor(app: FastifyInstance, auth: AuthContext, c
  * current code or an unused recovery code (which this spends), so a lost authenticator is not a
  * locked account.
  */
-async function confirmWithPasswordAndCode(
-  app: FastifyInstance,
-  auth: AuthContext,
-  body: ConfirmTwoFactorBody,
-) {
+async function confirmWithPasswordAndCode(app: FastifyInstance, auth: Actor, body: ConfirmTwoFactorBody) {
   await countChangeAttempt(app, auth);
   const totp = await findTotp(app.db, auth.userId);
   if (!totp?.confirmedAt) throw conflict(messages.twoFactor.notEnabled);
@@ -162,7 +158,7 @@ async function confirmWithPasswordAndCode(
 }
 
 /** Turning the factor off ends the user's other sessions, as turning it on does. */
-export async function disableTwoFactor(app: FastifyInstance, auth: AuthContext, body: ConfirmTwoFactorBody) {
+export async function disableTwoFactor(app: FastifyInstance, auth: Actor, body: ConfirmTwoFactorBody) {
   await confirmWithPasswordAndCode(app, auth, body);
   await app.db.transaction(async (tx) => {
     await deleteTwoFactor(tx, auth.userId);
@@ -178,7 +174,7 @@ export async function disableTwoFactor(app: FastifyInstance, auth: AuthContext, 
  */
 export async function replaceAuthenticator(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   body: ConfirmTwoFactorBody,
 ): Promise<TwoFactorSetup> {
   await confirmWithPasswordAndCode(app, auth, body);
@@ -216,7 +212,7 @@ function factorResetMail(app: FastifyInstance, to: string, by: string) {
  */
 export async function resetUserTwoFactor(
   app: FastifyInstance,
-  actor: AuthContext | null,
+  actor: Actor | null,
   userId: string,
 ): Promise<void> {
   if (actor) {
@@ -249,7 +245,7 @@ export async function resetUserTwoFactor(
 
 export async function regenerateRecoveryCodes(
   app: FastifyInstance,
-  auth: AuthContext,
+  auth: Actor,
   body: ConfirmTwoFactorBody,
 ): Promise<string[]> {
   await confirmWithPasswordAndCode(app, auth, body);

@@ -25,14 +25,8 @@ import {
   withFlippedBit,
 } from '../../../test/harness.js';
 import { createRole, createTenant } from '../../../test/fixtures.js';
-import {
-  decryptSecret,
-  deriveTwoFactorKeys,
-  encryptSecret,
-  matchingStep,
-  newRecoveryCodes,
-  newTotpSecret,
-} from './totp.js';
+import { decryptSecret, encryptSecret, matchingStep, newRecoveryCodes, newTotpSecret } from './totp.js';
+import { deriveTwoFactorKeys } from '../../core/secrets.js';
 import { TWO_FACTOR_CHANGE_LIMIT } from './two-factor.service.js';
 import { sealChallenge } from './challenge.js';
 import { TEST_SESSION_SECRET } from '../../../test/test-database.js';

@@ -14,7 +14,8 @@ import {
   type CreateUserBody,
   type User,
 } from '@portal/shared';
-import { access, can, requireAuth, tenantScope } from '../../plugins/access.js';
+import { access, requireActor } from '../../plugins/access.js';
+import { can, tenantScope } from '../../core/actor.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { findUserDto } from './user-dto.repo.js';
 import { attachmentDisposition, spreadsheetContentType, spreadsheetFileName } from '../../lib/spreadsheet.js';
@@ -55,7 +56,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const result = await listUsers(app.db, requireAuth(request), request.query);
+      const result = await listUsers(app.db, requireActor(request), request.query);
       return { success: true as const, ...result };
     },
   );
@@ -73,7 +74,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { format, ...filters } = request.query;
-      const batches = usersForExport(app.db, requireAuth(request), filters);
+      const batches = usersForExport(app.db, requireActor(request), filters);
       return reply
         .header('Content-Disposition', attachmentDisposition(spreadsheetFileName('users', format)))
         .type(spreadsheetContentType(format))
@@ -94,7 +95,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       const { id } = request.params;
       if (id !== auth.userId && !can(auth, 'users', 'READ')) throw forbidden();
       const user = await findUserDto(app.db, id);
@@ -118,7 +119,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       await updateUser(app, auth, request.params.id, request.body);
       return { success: true as const, data: await userDto(request.params.id) };
     },
@@ -142,7 +143,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
         },
       },
       async (request) => {
-        const auth = requireAuth(request);
+        const auth = requireActor(request);
         await setUserActive(app, auth, request.params.id, active);
         return {
           success: true as const,
@@ -165,7 +166,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = requireActor(request);
       await resendInvite(app, auth, request.params.id);
       return {
         success: true as const,
@@ -176,7 +177,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
   );
 
   async function create(request: FastifyRequest<{ Body: CreateUserBody }>, options: CreateUserOptions) {
-    return userDto(await inviteUser(app, requireAuth(request), request.body, options));
+    return userDto(await inviteUser(app, requireActor(request), request.body, options));
   }
 
   app.post(

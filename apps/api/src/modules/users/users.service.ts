@@ -21,13 +21,13 @@ import {
   tooManyRequests,
   AppError,
 } from '../../lib/errors.js';
-import { can, tenantScope, type AuthContext } from '../../plugins/access.js';
-import { recordActivity } from '../activity/activity.repo.js';
+import { can, tenantScope, type Actor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
 import { resetLink } from '../auth/auth.service.js';
 import { issueOneTimeToken } from '../auth/one-time-tokens.repo.js';
 import { revokeUserSessions } from '../auth/sessions.repo.js';
-import { countHit, countInWindow } from '../platform/rate-limit.repo.js';
-import type { Mailer } from '../mail/mail.service.js';
+import { countHit, countInWindow } from '../../core/rate-limits.repo.js';
+import type { Mailer } from '../../core/mail.js';
 import { loadRolePermissions } from '../roles/permissions.repo.js';
 import { toUserDtos, userDtosAt } from './user-dto.repo.js';
 import {
@@ -44,8 +44,7 @@ import {
   type UserRecord,
 } from './users.repo.js';
 
-/** Who is acting: the request's `request.auth`. */
-export type Actor = Pick<AuthContext, 'userId' | 'organizationId' | 'isSuperAdmin' | 'permissions'>;
+/** Who is acting: the request's `request.actor`. */
 
 /** Where the invite link points and how its email leaves. */
 export interface InviteDelivery {

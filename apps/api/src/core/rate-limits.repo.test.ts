@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/harness.js';
-import { countHit } from './rate-limit.repo.js';
+import { createTestApp, type TestContext } from '../../test/harness.js';
+import { countHit } from './rate-limits.repo.js';
 
 let ctx: TestContext;
 

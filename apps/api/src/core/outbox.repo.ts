@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { emailOutbox, type MailAttachmentRef } from '../../db/schema/index.js';
+import type { Db } from '../db/client.js';
+import { emailOutbox, type MailAttachmentRef } from '../db/schema/index.js';
 
 /** Writes a mail to the outbox (inside the caller's transaction) and returns its id. */
 export async function insertOutboxMail(

@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
-import type { Db } from '../../db/client.js';
-import type { MailAttachmentRef } from '../../db/schema/index.js';
+import type { Db } from '../db/client.js';
+import type { MailAttachmentRef } from '../db/schema/index.js';
 import { findOutboxMail, insertOutboxMail, recordDeliveryAttempt } from './outbox.repo.js';
 
 export interface Mail {

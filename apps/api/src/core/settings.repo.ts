@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { appSettings } from '../../db/schema/index.js';
-import { randomToken } from '../../lib/tokens.js';
+import type { Db } from '../db/client.js';
+import { appSettings } from '../db/schema/index.js';
+import { randomToken } from '../lib/tokens.js';
 
 /** A secret made once and shared by every API process through the database. */
 export async function getOrCreateSecret(db: Db, key: string): Promise<string> {

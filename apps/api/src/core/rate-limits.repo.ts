@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 
 /**
  * The statement that counts a hit on `key` and returns the count including it, for `countHit` and

@@ -1,0 +1,37 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Db } from '../db/client.js';
+import type { Env } from '../env.js';
+import type { BackgroundTasks } from '../lib/background-tasks.js';
+import type { PasswordHasher } from '../lib/passwords.js';
+import type { AppConfig } from './config.js';
+import type { Mailer } from './mail.js';
+import type { Secrets } from './secrets.js';
+import type { WorkerPool } from './worker-pool.js';
+
+/**
+ * What every service is handed, first of its three parameters: `fn(deps, actor, input)`
+ * (docs/decisions/024). app.ts builds it once; a test builds its own the same way.
+ *
+ * To join a caller's transaction, a service is called with `{ ...deps, db: tx }`; a service that
+ * needs atomicity opens `deps.db.transaction(…)` itself (inside a caller's, that is a savepoint).
+ */
+export interface Deps {
+  db: Db;
+  dbKind: Database['kind'];
+  env: Env;
+  config: AppConfig;
+  log: FastifyBaseLogger;
+  hasher: PasswordHasher;
+  /** The mail outbox: `enqueue` inside the change's transaction, `deliver` after it commits. */
+  mailer: Mailer;
+  /** CPU-heavy work (PDFs) on worker threads. */
+  workers: WorkerPool;
+  secrets: Secrets;
+  /** Work started by a request that must not hold up its answer. */
+  background: BackgroundTasks;
+}
+
+/** The same deps on another connection or transaction. */
+export function withDb(deps: Deps, db: Db): Deps {
+  return { ...deps, db };
+}
