@@ -11,7 +11,8 @@ import {
 } from '@portal/shared';
 import { AppError, forbidden, unauthorized } from '../lib/errors.js';
 import { sha256Hex } from '../lib/tokens.js';
-import { can, type Actor } from '../core/actor.js';
+import { can, type Actor, type Visitor } from '../core/actor.js';
+import { clientAddress } from '../lib/client-address.js';
 import { findActiveSessionByAccessHash, sessionIdentity } from '../modules/auth/sessions.repo.js';
 import { ACCESS_COOKIE, checkCsrfToken } from '../modules/auth/cookies.js';
 import { authenticateApiKey, type ApiClient } from '../modules/billing/api-key-auth.js';
@@ -76,6 +77,11 @@ export function requireApiClient(request: FastifyRequest): ApiClient {
 export function requireActor(request: FastifyRequest): Actor {
   if (!request.actor) throw unauthorized();
   return request.actor;
+}
+
+/** The caller of a public route, as the actor its service is handed. */
+export function visitorOf(request: FastifyRequest): Visitor {
+  return { kind: 'visitor', address: clientAddress(request), userAgent: request.headers['user-agent'] };
 }
 
 /** The Origin is checked against configuration, never against the request's own Host. */
