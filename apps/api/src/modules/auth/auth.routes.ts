@@ -16,7 +16,7 @@ import {
 import { access } from '../../plugins/access.js';
 import { clientAddress } from '../../lib/client-address.js';
 import { unauthorized } from '../../lib/errors.js';
-import { findUserDto } from '../users/user-dto.repo.js';
+import { findUserDto } from '../../core/identity/users.repo.js';
 import {
   clearSessionCookies,
   DEVICE_COOKIE,

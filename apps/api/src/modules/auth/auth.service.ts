@@ -16,7 +16,7 @@ import { recordActivity } from '../../core/activity-log.repo.js';
 import { setPasswordHash } from '../password/password.repo.js';
 import { findActiveUserByEmail } from './accounts.repo.js';
 import { checkCsrfToken, csrfTokenFor, DEVICE_TOKEN_PATTERN, type IssuedTokens } from './cookies.js';
-import { findUserDto, userDtosAt } from '../users/user-dto.repo.js';
+import { findUserDto, userDtosAt } from '../../core/identity/users.repo.js';
 import { findTwoFactorState } from '../two-factor/two-factor.repo.js';
 import { openChallenge, sealChallenge } from '../two-factor/challenge.js';
 import { stepOfCode } from '../two-factor/two-factor.service.js';

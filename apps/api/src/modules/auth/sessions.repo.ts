@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions, users, userTotp } from '../../db/schema/index.js';
-import { identitySnapshot, identityVersionOf, identityVersionSql } from '../../lib/identity-cache.js';
-import { rolesAt } from '../roles/permissions.repo.js';
-import { twoFactorEnabledSql } from '../two-factor/two-factor.repo.js';
+import { identitySnapshot, identityVersionOf, identityVersionSql } from '../../core/identity/cache.repo.js';
+import { rolesAt } from '../../core/identity/roles.repo.js';
+import { twoFactorEnabledSql } from '../../core/identity/second-factor.repo.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 

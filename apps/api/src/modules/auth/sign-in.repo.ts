@@ -2,10 +2,10 @@ import { and, eq, gt, isNotNull, like, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { rateLimitBuckets, roles, users, userTotp } from '../../db/schema/index.js';
-import { identityVersionOf, identityVersionSql } from '../../lib/identity-cache.js';
+import { identityVersionOf, identityVersionSql } from '../../core/identity/cache.repo.js';
 import { countHit } from '../../core/rate-limits.repo.js';
-import { userDtoColumns, type UserDtoRow } from '../users/user-dto.repo.js';
-import { twoFactorRequiredSql } from '../two-factor/two-factor.repo.js';
+import { userDtoColumns, type UserDtoRow } from '../../core/identity/users.repo.js';
+import { twoFactorRequiredSql } from '../../core/identity/second-factor.repo.js';
 
 export interface SignInCandidate extends UserDtoRow {
   passwordHash: string | null;

@@ -6,7 +6,7 @@ import { recordOwnAccountChange } from '../../core/activity-log.repo.js';
 import { deleteStoredFile } from '../files/files.repo.js';
 import { withStoredFile } from '../files/files.service.js';
 import { detectAllowedType, type Upload } from '../files/uploads.js';
-import { findUserDto } from '../users/user-dto.repo.js';
+import { findUserDto } from '../../core/identity/users.repo.js';
 import { findProfileRow, replaceProfileImageId, updateProfileFields } from './profile.repo.js';
 import { requireActiveSubscription } from './subscription-guard.js';
 

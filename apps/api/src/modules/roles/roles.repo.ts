@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } fro
 import type { Role } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { organizations, roles, users } from '../../db/schema/index.js';
-import { loadRolePermissions } from './permissions.repo.js';
+import { loadRolePermissions } from '../../core/identity/roles.repo.js';
 
 export type RoleRow = typeof roles.$inferSelect;
 

@@ -20,7 +20,8 @@ import { tenantScope, type Actor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
 import { listFeatureRows, type FeatureRow } from '../features/features.repo.js';
 import type { Db } from '../../db/client.js';
-import { loadRolePermissions, replaceRolePermissions } from './permissions.repo.js';
+import { replaceRolePermissions } from './permissions.repo.js';
+import { loadRolePermissions } from '../../core/identity/roles.repo.js';
 import {
   countRoleUsers,
   deleteRoleRow,

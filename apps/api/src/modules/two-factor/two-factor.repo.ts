@@ -1,7 +1,7 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
-import { SYSTEM_ROLES } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { recoveryCodes, roles, users, userTotp } from '../../db/schema/index.js';
+import { twoFactorEnabledSql, twoFactorRequiredSql } from '../../core/identity/second-factor.repo.js';
 
 export type TotpRow = typeof userTotp.$inferSelect;
 
@@ -9,12 +9,6 @@ export async function findTotp(db: Db, userId: string): Promise<TotpRow | null> 
   const [row] = await db.select().from(userTotp).where(eq(userTotp.userId, userId));
   return row ?? null;
 }
-
-/** Whether a user's role requires a second factor: the super administrator's always does. */
-export const twoFactorRequiredSql = sql<boolean>`${roles.requireTwoFactor} or ${roles.name} = ${SYSTEM_ROLES.superAdmin}`;
-
-/** Whether a user has a second factor: a confirmed one (joined from user_totp). */
-export const twoFactorEnabledSql = sql<boolean>`${userTotp.confirmedAt} is not null`;
 
 /** Whether the user's role requires a second factor, and whether they have one (sign-in's answer). */
 export async function findTwoFactorState(db: Db, userId: string) {

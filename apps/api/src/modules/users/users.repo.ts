@@ -8,8 +8,8 @@ import {
   identityVersionSql,
   latestIdentitySnapshot,
   readIdentityVersion,
-} from '../../lib/identity-cache.js';
-import { userScreenColumns, userWithRoleColumns, type UserDtoRow } from './user-dto.repo.js';
+} from '../../core/identity/cache.repo.js';
+import { userScreenColumns, userWithRoleColumns, type UserDtoRow } from '../../core/identity/users.repo.js';
 
 export type UserRecord = typeof users.$inferSelect;
 

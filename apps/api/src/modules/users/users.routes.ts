@@ -17,7 +17,7 @@ import {
 import { access, requireActor } from '../../plugins/access.js';
 import { can, tenantScope } from '../../core/actor.js';
 import { forbidden, notFound } from '../../lib/errors.js';
-import { findUserDto } from './user-dto.repo.js';
+import { findUserDto } from '../../core/identity/users.repo.js';
 import { attachmentDisposition, spreadsheetContentType, spreadsheetFileName } from '../../lib/spreadsheet.js';
 import { usersSpreadsheet } from './users-export.js';
 import {

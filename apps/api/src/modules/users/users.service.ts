@@ -28,8 +28,8 @@ import { issueOneTimeToken } from '../auth/one-time-tokens.repo.js';
 import { revokeUserSessions } from '../auth/sessions.repo.js';
 import { countHit, countInWindow } from '../../core/rate-limits.repo.js';
 import type { Mailer } from '../../core/mail.js';
-import { loadRolePermissions } from '../roles/permissions.repo.js';
-import { toUserDtos, userDtosAt } from './user-dto.repo.js';
+import { loadRolePermissions } from '../../core/identity/roles.repo.js';
+import { toUserDtos, userDtosAt } from '../../core/identity/users.repo.js';
 import {
   findOrganizationById,
   findRoleById,

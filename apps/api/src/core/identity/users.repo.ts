@@ -16,8 +16,8 @@ import {
   identityVersionSql,
   type CachedOrganization,
   type CachedRole,
-} from '../../lib/identity-cache.js';
-import { loadRoles, rolesAt } from '../roles/permissions.repo.js';
+} from './cache.repo.js';
+import { loadRoles, rolesAt } from './roles.repo.js';
 
 export const userWithRoleColumns = {
   user: users,

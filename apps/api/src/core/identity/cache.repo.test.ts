@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identitySnapshot, identityVersionOf, latestIdentitySnapshot } from './identity-cache.js';
+import { identitySnapshot, identityVersionOf, latestIdentitySnapshot } from './cache.repo.js';
 
 describe('identitySnapshot', () => {
   it('keeps one snapshot per database handle, replaced by a newer version, never by an older one', () => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { PermissionEntry } from '@portal/shared';
-import type { Db } from '../db/client.js';
-import { dataVersions } from '../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import { dataVersions } from '../../db/schema/index.js';
 
 /**
  * Per-process memory of identity data (users' organization/role/state, roles with their permissions,
