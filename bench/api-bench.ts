@@ -16,7 +16,9 @@ import {
   TOTP_DIGITS,
   TOTP_PERIOD_SECONDS,
 } from '@portal/shared';
-import { buildApp, defaultConfig } from '../apps/api/src/app.js';
+import { buildApp } from '../apps/api/src/app.js';
+import { defaultConfig } from '../apps/api/src/core/config.js';
+import { deriveTwoFactorKeys } from '../apps/api/src/core/secrets.js';
 import { openDatabase, type Database } from '../apps/api/src/db/client.js';
 import {
   features,
@@ -30,15 +32,13 @@ import {
 } from '../apps/api/src/db/schema/index.js';
 import { seed } from '../apps/api/src/db/seed.js';
 import { saveSellerTaxProfile } from '../apps/api/src/modules/invoices/invoices.repo.js';
-import { issueInvoice } from '../apps/api/src/modules/invoices/invoices.service.js';
-import {
-  deriveTwoFactorKeys,
-  encryptSecret,
-  newTotpSecret,
-} from '../apps/api/src/modules/two-factor/totp.js';
+import { issueInvoice } from '../apps/api/src/modules/invoices/index.js';
+import { systemActor } from '../apps/api/src/core/actor.js';
+import { withDb, type Deps } from '../apps/api/src/core/deps.js';
+import { encryptSecret, newTotpSecret } from '../apps/api/src/modules/two-factor/totp.js';
 import { userSearchText } from '../apps/api/src/modules/users/users.repo.js';
 import { loadEnv } from '../apps/api/src/env.js';
-import { DEVICE_COOKIE } from '../apps/api/src/modules/auth/cookies.js';
+import { DEVICE_COOKIE } from '../apps/api/src/plugins/session-cookies.js';
 import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
 import { sha256Hex } from '../apps/api/src/lib/tokens.js';
 import { createOrganizations, enrolTotp, growActivity, growUsers } from './dataset.js';
@@ -300,11 +300,11 @@ function argon2Verifies(hash: string, password: string, concurrency: number): Me
 }
 
 /** The seller's tax profile and `count` paid invoices of the first organizations, as payments issue them. */
-async function issueBenchInvoices(database: Database, count: number): Promise<string[]> {
+async function issueBenchInvoices(deps: Deps, count: number): Promise<string[]> {
   const pan = 'AABCB1234B';
   const first14 = `29${pan}1Z`;
   await saveSellerTaxProfile(
-    database.db,
+    deps.db,
     {
       legalName: 'Bench Seller Private Limited',
       address: '1 Bench Road\nBengaluru 560001',
@@ -318,7 +318,7 @@ async function issueBenchInvoices(database: Database, count: number): Promise<st
     },
     null,
   );
-  const orgs = await database.db
+  const orgs = await deps.db
     .select({ id: organizations.id })
     .from(organizations)
     .where(eq(organizations.isPlatform, false))
@@ -326,12 +326,16 @@ async function issueBenchInvoices(database: Database, count: number): Promise<st
   const ids: string[] = [];
   for (const org of orgs) {
     ids.push(
-      await database.db.transaction(async (tx) => {
+      await deps.db.transaction(async (tx) => {
         const [payment] = await tx
           .insert(payments)
           .values({ organizationId: org.id, amountPaise: 118_000, paymentDate: new Date() })
           .returning();
-        return (await issueInvoice(tx, { payment: payment!, subscription: null })).invoice.id;
+        const issued = await issueInvoice(withDb(deps, tx), systemActor('bench'), {
+          payment: payment!,
+          subscription: null,
+        });
+        return issued.invoice.id;
       }),
     );
   }
@@ -449,7 +453,8 @@ async function startPortal(kind: 'pglite' | 'postgres', postgresUrl: string, use
       naive: { url: `${base}/bench/naive`, headers },
       naiveSearch: { url: `${base}/bench/naive?search=bench7`, headers },
     } satisfies Record<string, Target>;
-    return { database, base, adminRoleId: adminRole!.id, userHash: passwordHash, targets, close };
+    const deps = app.deps;
+    return { database, deps, base, adminRoleId: adminRole!.id, userHash: passwordHash, targets, close };
   } catch (error) {
     await close();
     throw error;
@@ -620,7 +625,7 @@ export async function benchApi(
 
     log(`[${kind}] list p99 while invoice PDFs render`);
     const quietList: Measure = (seconds) => load(list, seconds, 5);
-    const invoiceIds = await issueBenchInvoices(database, 20);
+    const invoiceIds = await issueBenchInvoices(portal.deps, 20);
     const pdf: Target = { url: `${base}/api/auth/invoices/${invoiceIds[0]}/pdf`, headers: list.headers };
     const pdfsRendered: number[] = [];
     const rendering: Measure = async (seconds) => {

@@ -7,12 +7,13 @@ import type { Database, Db } from './db/client.js';
 import type { Env } from './env.js';
 import { createPasswordHasher, type HashCost, type PasswordHasher } from './lib/passwords.js';
 import { createResponseSerializerCompiler } from './lib/response-serializer.js';
-import { mailAttachmentRenderer } from './modules/invoices/invoices.service.js';
-import { createPdfRenderer, type PdfRenderer } from './modules/invoices/pdf-renderer.js';
+import { mailAttachmentRenderer } from './modules/invoices/index.js';
 import { createMailer, type Mailer } from './core/mail.js';
 import { getOrCreateSecret } from './core/settings.repo.js';
 import { createBackgroundTasks, type BackgroundTasks } from './lib/background-tasks.js';
 import accessPlugin from './plugins/access.js';
+import { authenticateApiKey } from './modules/billing/index.js';
+import { findSession } from './modules/sessions/index.js';
 import errorsPlugin from './plugins/errors.js';
 import openapiPlugin from './plugins/openapi.js';
 import securityHeadersPlugin from './plugins/security-headers.js';
@@ -21,8 +22,10 @@ import webPlugin from './plugins/web.js';
 import { registerModules } from './modules/index.js';
 import { defaultConfig, type AppConfig } from './core/config.js';
 import type { Deps } from './core/deps.js';
+import { systemActor } from './core/actor.js';
 import { deriveSecrets, type Secrets } from './core/secrets.js';
 import { createWorkerPool } from './core/worker-pool.js';
+import { createPaymentProvider } from './core/payments/index.js';
 
 export interface BuildOptions {
   env: Env;
@@ -41,7 +44,6 @@ declare module 'fastify' {
     config: AppConfig;
     hasher: PasswordHasher;
     mailer: Mailer;
-    pdf: PdfRenderer;
     secrets: Secrets;
     background: BackgroundTasks;
     /** What services are handed (core/deps.ts); routes pass it as `fn(app.deps, actor, input)`. */
@@ -80,15 +82,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('dbKind', options.database.kind);
   app.decorate('config', { ...defaultConfig, ...options.config });
   app.decorate('hasher', createPasswordHasher(options.hashCost));
-  app.decorate('pdf', createPdfRenderer());
-  app.addHook('onClose', () => app.pdf.close());
+  // Before the mailer: a mail's attached invoice is rendered on the pool when the mail goes out.
+  const workers = createWorkerPool();
+  app.addHook('onClose', () => workers.close());
   app.decorate(
     'mailer',
     createMailer({
       smtpUrl: options.env.SMTP_URL,
       from: options.env.MAIL_FROM,
       log: app.log,
-      renderAttachment: mailAttachmentRenderer(app.pdf),
+      renderAttachment: mailAttachmentRenderer(workers),
     }),
   );
   app.decorate('background', createBackgroundTasks(app.log));
@@ -96,8 +99,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const sessionSecret =
     options.env.SESSION_SECRET ?? (await getOrCreateSecret(options.database.db, 'session_secret'));
   app.decorate('secrets', deriveSecrets(sessionSecret));
-  const workers = createWorkerPool();
-  app.addHook('onClose', () => workers.close());
   app.decorate('deps', {
     db: app.db,
     dbKind: app.dbKind,
@@ -107,6 +108,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     hasher: app.hasher,
     mailer: app.mailer,
     workers,
+    payments: await createPaymentProvider({ env: options.env, db: options.database.db }),
     secrets: app.secrets,
     background: app.background,
   });
@@ -120,7 +122,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(cookie);
   await app.register(openapiPlugin);
-  await app.register(accessPlugin, { allowedOrigins: allowedOrigins(options.env) });
+  // The access plugin imports no module: it is handed the session lookup and the API-key check.
+  const accessCheck = systemActor('access');
+  await app.register(accessPlugin, {
+    allowedOrigins: allowedOrigins(options.env),
+    findSession: (accessToken) => findSession(app.deps, accessCheck, { accessToken }),
+    authenticateApiKey: (visitor, authorization) => authenticateApiKey(app.deps, visitor, { authorization }),
+  });
   await app.register(textGuardPlugin);
   await registerModules(app);
   if (options.serveWeb) {

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages } from '@portal/shared';
 import { emailOutbox, oneTimeTokens, sessions, users } from '../src/db/schema/index.js';
-import { issueOneTimeToken } from '../src/modules/auth/one-time-tokens.repo.js';
+import { issueOneTimeToken } from '../src/modules/password/one-time-tokens.repo.js';
 import { sha256Hex } from '../src/lib/tokens.js';
 import {
   ADMIN_EMAIL,
@@ -354,7 +354,7 @@ describe('password recovery', () => {
     });
     expect(known.statusCode).toBe(200);
     expect(unknown.body).toBe(known.body);
-    await ctx.app.background.idle();
+    await ctx.app.deps.background.idle();
     const mails = await ctx.database.db.select().from(emailOutbox);
     expect(mails.filter((m) => m.toAddress === 'ghost@t.test')).toHaveLength(0);
     const mail = mails.find((m) => m.toAddress === 'forgetful@t.test');
@@ -390,7 +390,7 @@ describe('password recovery', () => {
 
 describe('reset-password', () => {
   it('checks the token before it hashes anything: a made-up token costs no hash', async () => {
-    const hash = vi.spyOn(ctx.app.hasher, 'hash');
+    const hash = vi.spyOn(ctx.app.deps.hasher, 'hash');
     try {
       for (let i = 0; i < 20; i++) {
         const res = await ctx.app.inject({

@@ -13,8 +13,10 @@ import {
   subscriptions,
   supportTickets,
 } from '../src/db/schema/index.js';
-import { issueInvoice } from '../src/modules/invoices/invoices.service.js';
-import { applyRefund } from '../src/modules/invoices/refunds.service.js';
+import { systemActor } from '../src/core/actor.js';
+import { withDb } from '../src/core/deps.js';
+import { issueInvoice } from '../src/modules/invoices/index.js';
+import { applyRefund } from '../src/modules/billing/refunds.service.js';
 import {
   createOrganizationDirect,
   createUserDirect,
@@ -147,22 +149,23 @@ export async function addInvoicedPayment(
       .insert(payments)
       .values({ organizationId, amountPaise, paymentStatus: 'CREATED', paymentDate: new Date() })
       .returning();
-    const { invoice } = await issueInvoice(tx, { payment: payment!, subscription: null });
+    const { invoice } = await issueInvoice(withDb(ctx.app.deps, tx), systemActor('test'), {
+      payment: payment!,
+      subscription: null,
+    });
     return { paymentId: payment!.id, invoiceId: invoice.id, number: invoice.number };
   });
 }
 
 /** A refund of part of an invoiced payment, recorded as Razorpay's webhook would: its credit note. */
 export async function addCreditNote(ctx: TestContext, paymentId: string, amountPaise = 10_000) {
-  const applied = await ctx.database.db.transaction((tx) =>
-    applyRefund(ctx.app, tx, {
-      paymentId,
-      amountPaise,
-      reason: 'Test refund',
-      actorUserId: null,
-      providerRefund: { id: `rfnd_test_${paymentId.slice(0, 8)}_${Date.now()}_${Math.random()}` },
-    }),
-  );
+  const applied = await applyRefund(ctx.app.deps, systemActor('webhook'), {
+    paymentId,
+    amountPaise,
+    reason: 'Test refund',
+    providerRefund: { id: `rfnd_test_${paymentId.slice(0, 8)}_${Date.now()}_${Math.random()}` },
+  });
+  if (!applied.changed) throw new Error('a new refund id is always recorded');
   return { creditNoteId: applied.creditNote.id, number: applied.creditNote.number };
 }
 

@@ -92,7 +92,13 @@ describe('route access declarations', () => {
   it('refuses to start with an /api route that declares no access', async () => {
     const app = Fastify({ logger: false });
     await app.register(fp(async () => {}, { name: 'db' }));
-    await app.register(accessPlugin, { allowedOrigins: [] });
+    await app.register(accessPlugin, {
+      allowedOrigins: [],
+      findSession: async () => null,
+      authenticateApiKey: async () => {
+        throw new Error('no API keys here');
+      },
+    });
     expect(() => app.get('/api/undeclared', async () => 'open')).toThrow(/declares no access/);
     expect(() =>
       app.get('/api/declared', { config: { access: { kind: 'signedIn' } } }, async () => 'closed'),

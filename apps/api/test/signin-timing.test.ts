@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@portal/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import { users } from '../src/db/schema/index.js';
-import { clearSignInFailures, recordSignInFailure } from '../src/modules/auth/sign-in.repo.js';
+import { clearSignInFailures, recordSignInFailure } from '../src/core/sign-in-failures.repo.js';
 import { createPasswordHasher, DEFAULT_HASH_COST } from '../src/lib/passwords.js';
 import {
   createOrganizationDirect,

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES, IDEMPOTENCY_HEADER, SCOPES, type FeatureKey, type Scope } from '@portal/shared';
 import { creditLedger, notifications, supportTickets, users } from '../src/db/schema/index.js';
 import { onboardingBody, terms } from '../src/modules/billing/test-helpers.js';
-import { storeFile } from '../src/modules/files/files.service.js';
+import { systemActor } from '../src/core/actor.js';
+import { storeFile } from '../src/modules/files/index.js';
 import { isApiRoute } from '../src/plugins/access.js';
 import {
   ADMIN_EMAIL,
@@ -741,7 +742,7 @@ const ROUTES: RouteCase[] = [
     feature: null,
     expected: { member: 200, adminB: 404, adminA: 200, super_admin: 200 },
     setup: async () => ({
-      id: await storeFile(ctx.database.db, {
+      id: await storeFile(ctx.app.deps, systemActor('test'), {
         organizationId: orgA,
         ownerUserId: accounts.adminA.userId,
         fileName: 'a.png',

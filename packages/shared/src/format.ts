@@ -8,10 +8,7 @@
  * before it), so two browsers or a browser and Node would not otherwise agree.
  */
 
-/** Business days, "this month" and every time shown are in India Standard Time. */
-export const BUSINESS_TIME_ZONE = 'Asia/Kolkata';
-/** India Standard Time has had no daylight saving since 1945: a fixed UTC+05:30. */
-export const IST_OFFSET_MINUTES = 330;
+import { istWallClock } from './india-time.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const countFormat = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2 });
@@ -29,14 +26,14 @@ interface WallClock {
 }
 
 /** The IST calendar date and time of an instant; a bare `YYYY-MM-DD` is that calendar day. */
-function istWallClock(value: DateInput): WallClock | null {
+function wallClockOf(value: DateInput): WallClock | null {
   if (typeof value === 'string') {
     const day = DAY_ONLY.exec(value);
     if (day) return { year: +day[1]!, month: +day[2]! - 1, day: +day[3]!, hour: 0, minute: 0 };
   }
   const time = value instanceof Date ? value.getTime() : new Date(value).getTime();
   if (Number.isNaN(time)) return null;
-  const wall = new Date(time + IST_OFFSET_MINUTES * 60_000);
+  const wall = istWallClock(time);
   return {
     year: wall.getUTCFullYear(),
     month: wall.getUTCMonth(),
@@ -52,13 +49,13 @@ function dayText(w: WallClock): string {
 
 /** `25 Nov 2026` (the IST calendar date). Text that is not a date comes back unchanged. */
 export function formatDate(value: DateInput): string {
-  const w = istWallClock(value);
+  const w = wallClockOf(value);
   return w ? dayText(w) : String(value);
 }
 
 /** `25 Nov 2026, 1:11 am` (IST, 12-hour clock). Text that is not a date comes back unchanged. */
 export function formatDateTime(value: DateInput): string {
-  const w = istWallClock(value);
+  const w = wallClockOf(value);
   if (!w) return String(value);
   const hour = w.hour % 12 === 0 ? 12 : w.hour % 12;
   return `${dayText(w)}, ${hour}:${String(w.minute).padStart(2, '0')} ${w.hour < 12 ? 'am' : 'pm'}`;

@@ -10,8 +10,6 @@ import {
   gstinCheckCharacter,
   gstinProblem,
   INDIAN_STATES,
-  istDate,
-  istMonthStart,
   splitShare,
   splitTax,
   STATE_CODES,
@@ -19,6 +17,7 @@ import {
   stateLabel,
   type TaxSplit,
 } from './gst.js';
+import { istDate, istMonthStart } from './india-time.js';
 
 const SEED = 20_260_401;
 const BASE36_CHARS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';

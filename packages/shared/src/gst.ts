@@ -3,7 +3,7 @@
  * with their GST state codes, GSTIN and PAN checks, the financial year, document numbers and the
  * split of a paid amount into taxable value and taxes.
  */
-import { IST_OFFSET_MINUTES } from './format.js';
+import { istWallClock } from './india-time.js';
 
 /** The 36 states and union territories with the codes GSTINs begin with (25 and 28 are retired). */
 export const INDIAN_STATES = [
@@ -85,12 +85,9 @@ export function gstinProblem(gstin: string): GstinProblem | null {
   return null;
 }
 
-/** India's time, where a payment's date and financial year are read: UTC+5:30, no daylight saving. */
-const IST_OFFSET_MS = IST_OFFSET_MINUTES * 60_000;
-
 /** The Indian financial year (1 April – 31 March, in India's time) a moment falls in. */
 export function financialYearOf(moment: Date): { startYear: number; label: string } {
-  const ist = new Date(moment.getTime() + IST_OFFSET_MS);
+  const ist = istWallClock(moment);
   const startYear = ist.getUTCMonth() >= 3 ? ist.getUTCFullYear() : ist.getUTCFullYear() - 1;
   return { startYear, label: financialYearLabel(startYear) };
 }
@@ -99,16 +96,6 @@ export function financialYearOf(moment: Date): { startYear: number; label: strin
 export function financialYearLabel(startYear: number): string {
   const two = (n: number) => String(n % 100).padStart(2, '0');
   return `${two(startYear)}-${two(startYear + 1)}`;
-}
-
-/** The first moment of a month in India's time (month 1–12), as a Date. */
-export function istMonthStart(year: number, month: number): Date {
-  return new Date(Date.UTC(year, month - 1, 1) - IST_OFFSET_MS);
-}
-
-/** "2026-04-01" style date of a moment in India's time. */
-export function istDate(moment: Date): string {
-  return new Date(moment.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
 }
 
 /** Invoice and credit-note numbers: `{prefix}/{yy-yy}/{six digits}`, at most 16 characters. */

@@ -2,6 +2,7 @@ export * from './amount-in-words.js';
 export * from './constants.js';
 export * from './format.js';
 export * from './gst.js';
+export * from './india-time.js';
 export * from './messages.js';
 export * from './money.js';
 export * from './password.js';

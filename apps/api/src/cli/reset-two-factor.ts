@@ -10,7 +10,8 @@ import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { openConfiguredDatabase } from '../db/open-configured-database.js';
 import { ConfigError, loadEnv } from '../env.js';
 import { AppError } from '../lib/errors.js';
-import { resetTwoFactorByEmail } from '../modules/two-factor/two-factor.service.js';
+import { systemActor } from '../core/actor.js';
+import { resetSecondFactor } from '../modules/two-factor/index.js';
 
 async function main(args: string[]) {
   const email = args[0]?.trim();
@@ -24,7 +25,10 @@ async function main(args: string[]) {
     await database.migrate();
     const app = await buildApp({ env, database, logger: { level: 'warn' } });
     try {
-      process.stdout.write(`${await resetTwoFactorByEmail(app, email)}\n`);
+      await resetSecondFactor(app.deps, systemActor('cli'), { email });
+      process.stdout.write(
+        `Two-factor sign-in of ${email} was reset: every session ended and the user was mailed. They sign in with their password and set up an authenticator again.\n`,
+      );
     } finally {
       await app.close();
     }

@@ -5,6 +5,7 @@ import type { BackgroundTasks } from '../lib/background-tasks.js';
 import type { PasswordHasher } from '../lib/passwords.js';
 import type { AppConfig } from './config.js';
 import type { Mailer } from './mail.js';
+import type { PaymentProvider } from './payments/index.js';
 import type { Secrets } from './secrets.js';
 import type { WorkerPool } from './worker-pool.js';
 
@@ -24,6 +25,8 @@ export interface Deps {
   hasher: PasswordHasher;
   /** The mail outbox: `enqueue` inside the change's transaction, `deliver` after it commits. */
   mailer: Mailer;
+  /** The card payment provider: Razorpay, or the built-in sandbox (core/payments). */
+  payments: PaymentProvider;
   /** CPU-heavy work (PDFs) on worker threads. */
   workers: WorkerPool;
   secrets: Secrets;

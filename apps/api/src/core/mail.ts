@@ -1,10 +1,11 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import type { Db } from '../db/client.js';
 import type { MailAttachmentRef } from '../db/schema/index.js';
+import type { Deps } from './deps.js';
 import { findOutboxMail, insertOutboxMail, recordDeliveryAttempt } from './outbox.repo.js';
 
 export interface Mail {
@@ -97,6 +98,6 @@ export function createMailer(options: {
 }
 
 /** Delivers the mails a committed transaction wrote to the outbox, one after another. */
-export async function deliverAll(app: FastifyInstance, outboxIds: readonly string[]): Promise<void> {
-  for (const id of outboxIds) await app.mailer.deliver(app.db, id);
+export async function deliverAll(deps: Deps, outboxIds: readonly string[]): Promise<void> {
+  for (const id of outboxIds) await deps.mailer.deliver(deps.db, id);
 }

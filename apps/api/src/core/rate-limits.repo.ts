@@ -1,5 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { rateLimitBuckets } from '../db/schema/index.js';
 
 /**
  * The statement that counts a hit on `key` and returns the count including it, for `countHit` and
@@ -34,4 +35,16 @@ export async function countInWindow(db: Db, key: string, windowMs: number): Prom
     sql`select count from rate_limit_buckets where key = ${key} and window_start > ${openedAfter}`,
   );
   return rows[0]?.count ?? 0;
+}
+
+/** A window is dropped a day after it opened, far longer than any window (15 minutes). */
+export const KEEP_RATE_LIMIT_WINDOWS_MS = 24 * 3_600_000;
+
+/** Deletes windows long closed (housekeeping); returns how many went. */
+export async function pruneRateLimitWindows(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .delete(rateLimitBuckets)
+    .where(lt(rateLimitBuckets.windowStart, new Date(now.getTime() - KEEP_RATE_LIMIT_WINDOWS_MS)))
+    .returning({ key: rateLimitBuckets.key });
+  return rows.length;
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { findActiveSessionByAccessHash } from '../modules/auth/sessions.repo.js';
+import { findActiveSessionByAccessHash } from '../modules/sessions/sessions.repo.js';
 import { openDatabase } from './client.js';
 
 describe('the embedded database', () => {

@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { formatDateTime, IST_OFFSET_MINUTES } from '@portal/shared';
+import { formatDateTime, istDate, istWallClock } from '@portal/shared';
 
 /**
  * Exports of lists as filtered ("Export To Excel"), made on the server: an .xlsx or a .csv written
@@ -30,14 +30,9 @@ export function spreadsheetContentType(format: SpreadsheetFormat): string {
     : 'text/csv; charset=utf-8';
 }
 
-/** India Standard Time as a spreadsheet's clock: cells hold wall-clock times without a zone. */
-function istWallClock(at: Date): Date {
-  return new Date(at.getTime() + IST_OFFSET_MINUTES * 60_000);
-}
-
 /** `tickets-2025-01-31.xlsx`, dated by the day in India. */
 export function spreadsheetFileName(base: string, format: SpreadsheetFormat, now = new Date()): string {
-  return `${base}-${istWallClock(now).toISOString().slice(0, 10)}.${format}`;
+  return `${base}-${istDate(now)}.${format}`;
 }
 
 /** `Content-Disposition` for a download, with an ASCII fallback and the UTF-8 name (RFC 6266). */

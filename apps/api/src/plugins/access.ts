@@ -10,12 +10,10 @@ import {
   type Scope,
 } from '@portal/shared';
 import { AppError, forbidden, unauthorized } from '../lib/errors.js';
-import { sha256Hex } from '../lib/tokens.js';
 import { can, type Actor, type Visitor } from '../core/actor.js';
+import type { CachedRole, CachedUser } from '../core/identity/cache.repo.js';
 import { clientAddress } from '../lib/client-address.js';
-import { findActiveSessionByAccessHash, sessionIdentity } from '../modules/auth/sessions.repo.js';
-import { ACCESS_COOKIE, checkCsrfToken } from '../modules/auth/cookies.js';
-import { authenticateApiKey, type ApiClient } from '../modules/billing/api-key-auth.js';
+import { ACCESS_COOKIE, checkCsrfToken } from './session-cookies.js';
 
 /** What a route needs. Every /api route declares one; app start fails otherwise. */
 export type Access =
@@ -38,6 +36,35 @@ export const access = {
   apiKey: { kind: 'apiKey' } as Access,
   can: (feature: FeatureKey, scope: Scope): Access => ({ kind: 'permission', feature, scope }),
 };
+
+/** Who calls an `access.apiKey` route: the organization of the key it presented. */
+export interface ApiClient {
+  organizationId: string;
+  keyId: string;
+  keyPrefix: string;
+}
+
+/** A live session of an access token, and who its user is as of the identity version read with it. */
+export interface AccessSession {
+  sessionId: string;
+  familyId: string;
+  userId: string;
+  /** The family's sign-in passed a second factor. */
+  secondFactor: boolean;
+  identity: CachedUser & { role: CachedRole };
+}
+
+/**
+ * What the plugin is handed (app.ts), so that it imports no module: the session lookup (sessions'
+ * front door) and the API-key check (billing's).
+ */
+export interface AccessOptions {
+  allowedOrigins: string[];
+  /** The session of an access token, or null: one single-table statement and the identity cache. */
+  findSession: (accessToken: string) => Promise<AccessSession | null>;
+  /** The caller of an `Authorization: Bearer <key>` request, or 401. */
+  authenticateApiKey: (visitor: Visitor, authorization: string | undefined) => Promise<ApiClient>;
+}
 
 /** One registered route and what it declared; `app.routeAccess` lists them all (test/route-access.test.ts). */
 export interface RouteAccessRecord {
@@ -91,7 +118,7 @@ function originAllowed(request: FastifyRequest, allowedOrigins: readonly string[
   return !origin || allowedOrigins.includes(origin);
 }
 
-async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: string[] }) {
+async function accessPlugin(app: FastifyInstance, options: AccessOptions) {
   app.decorateRequest('actor', null);
   app.decorateRequest('apiClient', null);
 
@@ -116,7 +143,7 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
     }
     if (declared.kind === 'public') return;
     if (declared.kind === 'apiKey') {
-      request.apiClient = await authenticateApiKey(app.db, request.headers.authorization);
+      request.apiClient = await options.authenticateApiKey(visitorOf(request), request.headers.authorization);
       return;
     }
 
@@ -124,14 +151,14 @@ async function accessPlugin(app: FastifyInstance, options: { allowedOrigins: str
     if (!token) throw unauthorized();
     // One single-table statement per request; who the user is comes from the identity cache of the
     // version read with the session (a second statement only after a change to users or roles).
-    const session = await findActiveSessionByAccessHash(app.db, sha256Hex(token));
-    const identity = session && (await sessionIdentity(app.db, session.userId, session.version));
-    if (!session || !identity || !identity.isActive) throw unauthorized();
+    const session = await options.findSession(token);
+    if (!session || !session.identity.isActive) throw unauthorized();
+    const { identity } = session;
     // A session opened with the password alone is no session once its account has a second factor:
     // enrolling elsewhere must not promote a thief's session (the refresh refuses it too).
     if (identity.twoFactorEnabled && !session.secondFactor) throw unauthorized();
 
-    if (unsafe) checkCsrfToken(app.secrets.session, session.familyId, request.headers['x-csrf-token']);
+    if (unsafe) checkCsrfToken(app.deps.secrets.session, session.familyId, request.headers['x-csrf-token']);
 
     const isSuperAdmin = identity.role.name === SYSTEM_ROLES.superAdmin;
     const twoFactor = {

@@ -38,7 +38,7 @@ export function refuseUnstorableText(value: unknown, where: string): void {
 /**
  * Refuses, with one 400 for every route, any body field, query parameter or path parameter holding
  * text the database cannot store, before validation reads it or a statement carries it (a NUL used to
- * answer 500 and log the statement). Multipart fields are checked as they are read (files/uploads.ts).
+ * answer 500 and log the statement). Multipart fields are checked as they are read (plugins/multipart.ts).
  */
 async function textGuard(app: FastifyInstance) {
   app.addHook('preValidation', (request, _reply, done) => {

@@ -4,7 +4,7 @@ import { activityItemSchema } from './activity.js';
 /** Months on the home chart, the current one included. */
 export const DASHBOARD_MONTHS = 12;
 export const DASHBOARD_RECENT_ACTIVITY = 8;
-// "This month" and the chart's months are calendar months in India Standard Time (BUSINESS_TIME_ZONE, format.ts).
+// "This month" and the chart's months are calendar months in India Standard Time (BUSINESS_TIME_ZONE, india-time.ts).
 
 export const STAT_KEYS = [
   'organizations',

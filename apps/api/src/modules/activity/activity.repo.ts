@@ -1,16 +1,15 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { ActivityItem, ActivityType } from '@portal/shared';
 import type { Db } from '../../db/client.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 import { activityEntries, users } from '../../db/schema/index.js';
 
-export interface ActivityFilter {
+export interface ActivityFilter extends PageQuery {
   /** null: every organization (super_admin). */
   organizationId: string | null;
   type?: ActivityType | undefined;
   entityType?: string | undefined;
   search?: string | undefined;
-  page: number;
-  pageSize: number;
 }
 
 function escapeLike(value: string): string {
@@ -91,7 +90,7 @@ export async function listActivities(
   filter: ActivityFilter,
 ): Promise<{ items: ActivityItem[]; total: number }> {
   const where = whereOf(filter);
-  const offset = (filter.page - 1) * filter.pageSize;
+  const offset = offsetOf(filter);
   const items = await pageRows(db, where, filter.pageSize, offset);
   // A short page that is not past the end tells the total without counting.
   if (items.length < filter.pageSize && (items.length > 0 || offset === 0)) {

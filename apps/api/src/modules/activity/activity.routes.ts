@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activityItemSchema, activityListQuerySchema, pageSchema } from '@portal/shared';
+import { pageEnvelope } from '../../lib/paging.js';
 import { access, requireActor } from '../../plugins/access.js';
-import { listFeed } from './activity.service.js';
+import * as service from './activity.service.js';
 
 const tags = ['activity'];
 
@@ -21,10 +22,8 @@ export async function activityRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = requireActor(request);
-      const { page, pageSize } = request.query;
-      const { items, total } = await listFeed(app.db, auth, request.query);
-      return { success: true as const, data: items, meta: { page, pageSize, total } };
+      const { items, total } = await service.listFeed(app.deps, requireActor(request), request.query);
+      return pageEnvelope(request.query, items, total);
     },
   );
 }

@@ -1,41 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
-  forgotPasswordBodySchema,
+  createUserBodySchema,
   loginBodySchema,
   loginResultSchema,
-  messages,
   okSchema,
-  resetPasswordBodySchema,
   secondStepBodySchema,
   sessionUserSchema,
   successSchema,
+  userSchema,
   USER_ID_HEADER,
 } from '@portal/shared';
-import { access } from '../../plugins/access.js';
-import { clientAddress } from '../../lib/client-address.js';
-import { unauthorized } from '../../lib/errors.js';
-import { findUserDto } from '../../core/identity/users.repo.js';
+import { access, requireActor, visitorOf } from '../../plugins/access.js';
 import {
   clearSessionCookies,
   DEVICE_COOKIE,
   REFRESH_COOKIE,
   setDeviceCookie,
   setSessionCookies,
-} from './cookies.js';
+} from '../../plugins/session-cookies.js';
+import { registerCompany } from '../users/index.js';
 import * as auth from './auth.service.js';
-import type { ClientInfo } from './auth.service.js';
 
 const tags = ['auth'];
-
-function clientInfo(request: FastifyRequest): ClientInfo {
-  return {
-    ip: clientAddress(request),
-    userAgent: request.headers['user-agent'],
-    deviceToken: request.cookies[DEVICE_COOKIE],
-  };
-}
 
 function startSession(request: FastifyRequest, reply: FastifyReply, result: auth.SignedIn) {
   setSessionCookies(request, reply, result.tokens);
@@ -61,7 +48,11 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { identifier, email, username, password } = request.body;
-      const result = await auth.login(app, (identifier ?? email ?? username)!, password, clientInfo(request));
+      const result = await auth.login(app.deps, visitorOf(request), {
+        identifier: (identifier ?? email ?? username)!,
+        password,
+        deviceToken: request.cookies[DEVICE_COOKIE],
+      });
       if (result.kind === 'challenge') return { success: true as const, data: result.challenge };
       startSession(request, reply, result);
       return { success: true as const, data: result.user };
@@ -80,8 +71,10 @@ export async function authRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { challenge, code } = request.body;
-      const result = await auth.completeSignIn(app, challenge, code, clientInfo(request));
+      const result = await auth.completeSignIn(app.deps, visitorOf(request), {
+        ...request.body,
+        deviceToken: request.cookies[DEVICE_COOKIE],
+      });
       startSession(request, reply, result);
       return { success: true as const, data: result.user };
     },
@@ -94,7 +87,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'Sign out and revoke the session', response: { 200: okSchema } },
     },
     async (request, reply) => {
-      await auth.logout(app, request.actor?.familyId ?? null);
+      await auth.logout(app.deps, requireActor(request));
       clearSessionCookies(reply);
       return { success: true as const };
     },
@@ -102,12 +95,10 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   const refreshHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      const result = await auth.refresh(
-        app,
-        request.cookies[REFRESH_COOKIE],
-        request.headers['x-csrf-token'],
-        clientInfo(request),
-      );
+      const result = await auth.refresh(app.deps, visitorOf(request), {
+        refreshToken: request.cookies[REFRESH_COOKIE],
+        csrfToken: request.headers['x-csrf-token'],
+      });
       setSessionCookies(request, reply, result.tokens);
       reply.header(USER_ID_HEADER, result.user.id);
       return { success: true as const, data: result.user };
@@ -145,62 +136,28 @@ export async function authRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const user = await findUserDto(app.db, request.actor!.userId);
-      if (!user) throw unauthorized();
+      const user = await auth.me(app.deps, requireActor(request));
       reply.header(USER_ID_HEADER, user.id);
-      return { success: true as const, data: { ...user, twoFactor: request.actor!.twoFactor } };
+      return { success: true as const, data: user };
     },
   );
 
+  // Under the sign-in prefix for the SPEC's sake; a users module act (an invitation).
   app.post(
-    '/api/auth/forgot-password',
+    '/api/auth/auth-session/register',
     {
-      config: { access: access.public },
+      config: { access: access.can('users', 'CREATE') },
       schema: {
-        tags,
-        summary: 'Email a reset link (same answer for any email)',
-        body: forgotPasswordBodySchema,
-        response: { 200: okSchema },
+        tags: ['users'],
+        summary:
+          'Add a member to an existing organization with any role visible to it; emails a set-password link',
+        body: createUserBodySchema,
+        response: { 201: successSchema(userSchema) },
       },
     },
-    async (request) => {
-      await auth.forgotPassword(app, request.body.email, clientAddress(request));
-      return { success: true as const, message: messages.login.forgotPasswordSent };
-    },
-  );
-
-  app.post(
-    '/api/auth/reset-password',
-    {
-      config: { access: access.public },
-      schema: {
-        tags,
-        summary: 'Set a password from an invite or reset link',
-        body: resetPasswordBodySchema,
-        response: { 200: okSchema },
-      },
-    },
-    async (request) => {
-      await auth.resetPassword(app, request.body.token, request.body.password, clientAddress(request));
-      return { success: true as const, message: messages.login.resetDone };
-    },
-  );
-
-  app.get(
-    '/api/health',
-    {
-      config: { access: access.public },
-      schema: {
-        tags: ['platform'],
-        summary: 'Liveness and database check',
-        response: {
-          200: z.object({ success: z.literal(true), status: z.literal('ok'), database: z.string() }),
-        },
-      },
-    },
-    async () => {
-      await app.db.execute('select 1');
-      return { success: true as const, status: 'ok' as const, database: app.dbKind };
+    async (request, reply) => {
+      const user = await registerCompany(app.deps, requireActor(request), request.body);
+      return reply.code(201).send({ success: true as const, data: user });
     },
   );
 }

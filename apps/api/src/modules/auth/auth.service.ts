@@ -1,80 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import {
-  formatDateTime,
-  messages,
-  PASSWORD_RESET_VALID_HOURS,
-  TOTP_CODE_PATTERN,
-  type SessionUser,
-  type SignInChallenge,
-} from '@portal/shared';
+import { formatDateTime, messages, type SessionUser, type SignInChallenge } from '@portal/shared';
 import { deviceName } from '../../lib/device-name.js';
-import { badRequest, tooManyRequests, unauthorized } from '../../lib/errors.js';
-import { hmacSha256, randomToken, sha256Hex } from '../../lib/tokens.js';
-import { countHit, countInWindow } from '../../core/rate-limits.repo.js';
-import { recordActivity } from '../../core/activity-log.repo.js';
-import { setPasswordHash } from '../password/password.repo.js';
-import { findActiveUserByEmail } from './accounts.repo.js';
-import { checkCsrfToken, csrfTokenFor, DEVICE_TOKEN_PATTERN, type IssuedTokens } from './cookies.js';
+import { tooManyRequests, unauthorized } from '../../lib/errors.js';
+import { hmacSha256, randomToken } from '../../lib/tokens.js';
+import type { Actor, Visitor } from '../../core/actor.js';
+import type { Deps } from '../../core/deps.js';
 import { findUserDto, userDtosAt } from '../../core/identity/users.repo.js';
-import { findTwoFactorState } from '../two-factor/two-factor.repo.js';
-import { openChallenge, sealChallenge } from '../two-factor/challenge.js';
-import { stepOfCode } from '../two-factor/two-factor.service.js';
-import { recoveryCodeHash } from '../two-factor/totp.js';
-import { rememberDevice } from './known-devices.repo.js';
-import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens.repo.js';
-import { findLiveOneTimeToken } from './one-time-tokens.repo.js';
-import {
-  findSessionByRefreshHash,
-  insertSession,
-  revokeFamily,
-  revokeUserSessions,
-  rotateRefreshToken,
-} from './sessions.repo.js';
 import {
   clearSignInFailures,
-  recordSignInAttempt,
   recordCodeFailure,
   recordSignInFailure,
-  runSecondStep,
-} from './sign-in.repo.js';
-
-export interface ClientInfo {
-  ip: string;
-  userAgent: string | undefined;
-  /** The browser's device cookie, when it has one (new-device emails). */
-  deviceToken: string | undefined;
-}
-
-async function issueSession(
-  app: FastifyInstance,
-  userId: string,
-  familyId: string,
-  secondFactor: boolean,
-  client: ClientInfo,
-): Promise<IssuedTokens> {
-  const { accessMs, refreshMs } = app.config.sessionTtl;
-  const accessToken = randomToken();
-  const refreshToken = randomToken();
-  await insertSession(app.db, {
-    familyId,
-    userId,
-    accessTokenHash: sha256Hex(accessToken),
-    refreshTokenHash: sha256Hex(refreshToken),
-    accessExpiresAt: new Date(Date.now() + accessMs),
-    refreshExpiresAt: new Date(Date.now() + refreshMs),
-    ipAddress: client.ip,
-    userAgent: client.userAgent?.slice(0, 300),
-    secondFactor,
-  });
-  return {
-    accessToken,
-    refreshToken,
-    csrfToken: csrfTokenFor(app.secrets.session, familyId),
-    accessMaxAgeMs: accessMs,
-    refreshMaxAgeMs: refreshMs,
-  };
-}
+} from '../../core/sign-in-failures.repo.js';
+import { DEVICE_TOKEN_PATTERN, type IssuedTokens } from '../../plugins/session-cookies.js';
+import { endSessionFamily, issueSession, rotateSession } from '../sessions/index.js';
+import { readSecondStep, signInChallenge, twoFactorState } from '../two-factor/index.js';
+import { rememberDevice } from './known-devices.repo.js';
+import { recordSignInAttempt, runSecondStep } from './sign-in.repo.js';
 
 export interface SignedIn {
   user: SessionUser;
@@ -88,10 +28,14 @@ export interface SignedIn {
  * records whether a second factor was among the steps: one opened with the password alone is refused
  * once the account has a factor (plugins/access.ts), so enrolling later never promotes it.
  */
-async function signedIn(app: FastifyInstance, user: SessionUser, client: ClientInfo): Promise<SignedIn> {
-  const tokens = await issueSession(app, user.id, randomUUID(), user.twoFactor.enabled, client);
-  const deviceToken = await noticeDevice(app, user, client);
-  return { user, tokens, deviceToken };
+async function signedIn(
+  deps: Deps,
+  actor: Visitor,
+  user: SessionUser,
+  deviceToken: string | undefined,
+): Promise<SignedIn> {
+  const tokens = await issueSession(deps, actor, { userId: user.id, secondFactor: user.twoFactor.enabled });
+  return { user, tokens, deviceToken: await noticeDevice(deps, actor, user, deviceToken) };
 }
 
 export type LoginOutcome =
@@ -105,46 +49,41 @@ export type LoginOutcome =
  * password step answers a challenge, and failures are forgotten only once the code is right too.
  */
 export async function login(
-  app: FastifyInstance,
-  identifier: string,
-  password: string,
-  client: ClientInfo,
+  deps: Deps,
+  actor: Visitor,
+  input: { identifier: string; password: string; deviceToken: string | undefined },
 ): Promise<LoginOutcome> {
-  const { loginPerAddress, windowMs, lockoutThreshold, lockoutMs } = app.config.limits;
-  const subject = identifier.trim().toLowerCase();
-  const { hits, candidate: user } = await recordSignInAttempt(app.db, subject, client.ip, {
-    addressKey: `login:ip:${client.ip}`,
+  const { loginPerAddress, windowMs, lockoutThreshold, lockoutMs } = deps.config.limits;
+  const subject = input.identifier.trim().toLowerCase();
+  const { hits, candidate: user } = await recordSignInAttempt(deps.db, subject, actor.address, {
+    addressKey: `login:ip:${actor.address}`,
     addressWindowMs: windowMs,
     lockWindowMs: lockoutMs,
   });
   if (hits > loginPerAddress) throw tooManyRequests(messages.login.tooManyAttempts);
-  const passwordMatches = await app.hasher.verify(user?.passwordHash ?? null, password);
+  const passwordMatches = await deps.hasher.verify(user?.passwordHash ?? null, input.password);
   const locked = (user?.failuresFromAddress ?? 0) >= lockoutThreshold;
 
   if (!user || !passwordMatches || locked || !user.isActive) {
     // The same statement for an unknown account, keyed by what it was asked for.
-    await recordSignInFailure(app.db, user?.id ?? subject, client.ip, lockoutMs);
+    await recordSignInFailure(deps.db, user?.id ?? subject, actor.address, lockoutMs);
     throw unauthorized(messages.login.invalidCredentials);
   }
 
   if (user.secretCiphertext !== null) {
-    const { token, expiresAt } = sealChallenge(app.secrets.twoFactor.challengeKey, {
+    const challenge = signInChallenge(deps, actor, {
       userId: user.id,
-      issuedAt: new Date(),
       secretCiphertext: user.secretCiphertext,
     });
-    return {
-      kind: 'challenge',
-      challenge: { twoFactorRequired: true, challenge: token, expiresAt: expiresAt.toISOString() },
-    };
+    return { kind: 'challenge', challenge };
   }
 
-  if (user.failuresFromAddress > 0) await clearSignInFailures(app.db, user.id, client.ip);
+  if (user.failuresFromAddress > 0) await clearSignInFailures(deps.db, user.id, actor.address);
   // The answer comes from the row already read (role and organization from the identity cache).
-  const [answer] = await userDtosAt(app.db, [user], user.version);
+  const [answer] = await userDtosAt(deps.db, [user], user.version);
   if (!answer) throw unauthorized(messages.login.invalidCredentials);
   const twoFactor = { enabled: false, required: user.twoFactorRequired };
-  return { kind: 'signedIn', ...(await signedIn(app, { ...answer, twoFactor }, client)) };
+  return { kind: 'signedIn', ...(await signedIn(deps, actor, { ...answer, twoFactor }, input.deviceToken)) };
 }
 
 /**
@@ -154,66 +93,56 @@ export async function login(
  * limit here: only the password step hands out challenges, and it counts each one.
  */
 export async function completeSignIn(
-  app: FastifyInstance,
-  challengeToken: string,
-  code: string,
-  client: ClientInfo,
+  deps: Deps,
+  actor: Visitor,
+  input: { challenge: string; code: string; deviceToken: string | undefined },
 ): Promise<SignedIn> {
-  const { lockoutThreshold, lockoutMs, codeFailuresPerAccount } = app.config.limits;
-  const challenge = openChallenge(app.secrets.twoFactor.challengeKey, challengeToken, Date.now());
-  if (!challenge) throw unauthorized(messages.twoFactor.challengeExpired);
-  const typed = code.replace(/\s+/g, '');
-  const attempt = await runSecondStep(app.db, {
-    ...challenge,
-    code: TOTP_CODE_PATTERN.test(typed)
-      ? { step: stepOfCode(app, challenge.secretCiphertext, typed) }
-      : { recoveryHash: recoveryCodeHash(app.secrets.twoFactor.recoveryKey, code) },
-    address: client.ip,
+  const { lockoutThreshold, lockoutMs, codeFailuresPerAccount } = deps.config.limits;
+  const claim = readSecondStep(deps, actor, input);
+  if (!claim) throw unauthorized(messages.twoFactor.challengeExpired);
+  const attempt = await runSecondStep(deps.db, {
+    ...claim,
+    address: actor.address,
     lockWindowMs: lockoutMs,
     lockoutThreshold,
     codeFailureLimit: codeFailuresPerAccount,
   });
   if (!attempt || attempt.outcome === 'spent') throw unauthorized(messages.twoFactor.challengeExpired);
   if (attempt.outcome === 'refused') {
-    const fromAllAddresses = await recordCodeFailure(app.db, attempt.id, client.ip, lockoutMs);
+    const fromAllAddresses = await recordCodeFailure(deps.db, attempt.id, actor.address, lockoutMs);
     // Once per window, as the cap is reached: whoever is guessing has the password.
-    if (fromAllAddresses === codeFailuresPerAccount) mailCodeFailures(app, attempt, client);
+    if (fromAllAddresses === codeFailuresPerAccount) mailCodeFailures(deps, actor, attempt);
     throw unauthorized(messages.twoFactor.codeInvalid);
   }
-  if (attempt.failuresFromAddress > 0) await clearSignInFailures(app.db, attempt.id, client.ip);
+  if (attempt.failuresFromAddress > 0) await clearSignInFailures(deps.db, attempt.id, actor.address);
   // The answer comes from the row already read (role and organization from the identity cache).
-  const [answer] = await userDtosAt(app.db, [attempt], attempt.version);
+  const [answer] = await userDtosAt(deps.db, [attempt], attempt.version);
   if (!answer) throw unauthorized(messages.twoFactor.challengeExpired);
   const twoFactor = { enabled: true, required: attempt.twoFactorRequired };
-  return signedIn(app, { ...answer, twoFactor }, client);
-}
-
-/** The signed-in user as the web app needs it: the user and their two-factor state. */
-export async function findSessionUser(
-  db: FastifyInstance['db'],
-  userId: string,
-): Promise<SessionUser | null> {
-  const [user, twoFactor] = await Promise.all([findUserDto(db, userId), findTwoFactorState(db, userId)]);
-  return user && { ...user, twoFactor };
+  return signedIn(deps, actor, { ...answer, twoFactor }, input.deviceToken);
 }
 
 /**
  * Remembers the browser (a long-lived random cookie, kept as a keyed hash) and mails the owner when
  * it is new to an account that has signed in elsewhere before; answers the cookie to set.
  */
-async function noticeDevice(app: FastifyInstance, user: SessionUser, client: ClientInfo): Promise<string> {
-  const deviceToken =
-    client.deviceToken && DEVICE_TOKEN_PATTERN.test(client.deviceToken) ? client.deviceToken : randomToken();
-  const deviceHash = hmacSha256(app.secrets.twoFactor.deviceKey, deviceToken);
-  const outboxId = await app.db.transaction(async (tx) => {
+async function noticeDevice(
+  deps: Deps,
+  actor: Visitor,
+  user: SessionUser,
+  sent: string | undefined,
+): Promise<string> {
+  const deviceToken = sent && DEVICE_TOKEN_PATTERN.test(sent) ? sent : randomToken();
+  const deviceHash = hmacSha256(deps.secrets.twoFactor.deviceKey, deviceToken);
+  const outboxId = await deps.db.transaction(async (tx) => {
     if ((await rememberDevice(tx, user.id, deviceHash)) !== 'new') return null;
-    return app.mailer.enqueue(tx, newDeviceMail(app, user, client));
+    return deps.mailer.enqueue(tx, newDeviceMail(deps, actor, user));
   });
-  if (outboxId) app.background.run('new device email', () => app.mailer.deliver(app.db, outboxId));
+  if (outboxId) deps.background.run('new device email', () => deps.mailer.deliver(deps.db, outboxId));
   return deviceToken;
 }
 
-function newDeviceMail(app: FastifyInstance, user: SessionUser, client: ClientInfo) {
+function newDeviceMail(deps: Deps, actor: Visitor, user: SessionUser) {
   return {
     to: user.email,
     subject: messages.twoFactor.newDeviceSubject,
@@ -221,11 +150,11 @@ function newDeviceMail(app: FastifyInstance, user: SessionUser, client: ClientIn
       'Your account was signed in to from a browser it had not been used from before.',
       '',
       `Time: ${formatDateTime(new Date())} (India Standard Time)`,
-      `Device: ${deviceName(client.userAgent)}`,
-      `Address: ${client.ip}`,
+      `Device: ${deviceName(actor.userAgent)}`,
+      `Address: ${actor.address}`,
       '',
       'If this was you, there is nothing to do. If it was not, end that session and change your password:',
-      `${app.env.publicOrigin}/dashboard/settings?section=sessions`,
+      `${deps.env.publicOrigin}/dashboard/settings?section=sessions`,
     ].join('\n'),
   };
 }
@@ -234,134 +163,64 @@ function newDeviceMail(app: FastifyInstance, user: SessionUser, client: ClientIn
  * Tells the owner that codes are refused for a while after many wrong ones, and that whoever typed
  * them knew the password. Sent after the answer, so the request that reaches the cap takes no longer.
  */
-function mailCodeFailures(app: FastifyInstance, user: { email: string }, client: ClientInfo) {
-  const { codeFailuresPerAccount, lockoutMs } = app.config.limits;
-  app.background.run('code failures email', async () => {
-    const outboxId = await app.mailer.enqueue(app.db, {
+function mailCodeFailures(deps: Deps, actor: Visitor, user: { email: string }) {
+  const { codeFailuresPerAccount, lockoutMs } = deps.config.limits;
+  deps.background.run('code failures email', async () => {
+    const outboxId = await deps.mailer.enqueue(deps.db, {
       to: user.email,
       subject: messages.twoFactor.codeFailuresSubject,
       text: [
-        `Your password was entered correctly, then ${codeFailuresPerAccount} wrong sign-in codes, the last at ${formatDateTime(new Date())} (India Standard Time) from ${client.ip}.`,
+        `Your password was entered correctly, then ${codeFailuresPerAccount} wrong sign-in codes, the last at ${formatDateTime(new Date())} (India Standard Time) from ${actor.address}.`,
         `Sign-in codes for your account are refused for the next ${lockoutMs / 60_000} minutes.`,
         '',
         'If this was not you, someone knows your password. Set a new one now; that also lets you sign in again at once:',
-        `${app.env.publicOrigin}/auth/forgot-password`,
+        `${deps.env.publicOrigin}/auth/forgot-password`,
       ].join('\n'),
     });
-    await app.mailer.deliver(app.db, outboxId);
+    await deps.mailer.deliver(deps.db, outboxId);
   });
 }
 
+/** The signed-in user as the web app needs it: the user and their two-factor state. */
+async function findSessionUser(deps: Deps, actor: Visitor, userId: string): Promise<SessionUser | null> {
+  const [user, twoFactor] = await Promise.all([
+    findUserDto(deps.db, userId),
+    twoFactorState(deps, actor, { userId }),
+  ]);
+  return user && { ...user, twoFactor };
+}
+
 /**
- * Rotates the refresh token. The same token presented again within `rotatedGraceMs` (two tabs
- * refreshing at once) gets a session of the same family too; later, it revokes the whole family.
+ * Rotates the refresh token (sessions) and issues a new pair in the same family. A family opened
+ * without the second factor ends once its account has one (the thief who had only the password,
+ * when the owner enrols), as does one of a user no longer active.
  */
 export async function refresh(
-  app: FastifyInstance,
-  refreshToken: string | undefined,
-  csrfHeader: unknown,
-  client: ClientInfo,
+  deps: Deps,
+  actor: Visitor,
+  input: { refreshToken: string | undefined; csrfToken: unknown },
 ) {
-  if (!refreshToken) throw unauthorized(messages.login.sessionExpired);
-  const session = await findSessionByRefreshHash(app.db, sha256Hex(refreshToken));
-  if (!session || session.revokedAt) throw unauthorized(messages.login.sessionExpired);
-
-  checkCsrfToken(app.secrets.session, session.familyId, csrfHeader);
-  const rotation = await rotateRefreshToken(app.db, session.id, app.config.sessionTtl.rotatedGraceMs);
-  if (rotation === 'reused') {
-    app.log.warn(
-      { familyId: session.familyId, userId: session.userId },
-      'refresh token reuse: family revoked',
-    );
-    await revokeFamily(app.db, session.familyId);
-    throw unauthorized(messages.login.sessionExpired);
-  }
-  if (session.refreshExpiresAt <= new Date()) throw unauthorized(messages.login.sessionExpired);
-
-  // A family opened without the second factor ends once its account has one (the thief who had
-  // only the password, when the owner enrols).
-  const user = await findSessionUser(app.db, session.userId);
+  const session = await rotateSession(deps, actor, input);
+  const user = await findSessionUser(deps, actor, session.userId);
   if (!user || !user.isActive || (user.twoFactor.enabled && !session.secondFactor)) {
-    await revokeFamily(app.db, session.familyId);
+    await endSessionFamily(deps, actor, { familyId: session.familyId });
     throw unauthorized(messages.login.sessionExpired);
   }
-  const tokens = await issueSession(app, session.userId, session.familyId, session.secondFactor, client);
+  const tokens = await issueSession(deps, actor, {
+    userId: session.userId,
+    familyId: session.familyId,
+    secondFactor: session.secondFactor,
+  });
   return { user, tokens };
 }
 
-export async function logout(app: FastifyInstance, familyId: string | null) {
-  if (familyId) await revokeFamily(app.db, familyId);
+export async function logout(deps: Deps, actor: Actor) {
+  await endSessionFamily(deps, actor, { familyId: actor.familyId });
 }
 
-export function resetLink(baseUrl: string, token: string): string {
-  return `${baseUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
-}
-
-/**
- * Answers the same, in body and in time, whether or not the email exists: after the
- * address's limit, the lookup, token and email run once the answer has left (lib/background-tasks.ts).
- */
-export async function forgotPassword(app: FastifyInstance, email: string, address: string) {
-  const { forgotPerAddress, windowMs } = app.config.limits;
-  if ((await countHit(app.db, `forgot:ip:${address}`, windowMs)) > forgotPerAddress) {
-    throw tooManyRequests();
-  }
-  app.background.run('password reset email', () => sendPasswordReset(app, email));
-}
-
-async function sendPasswordReset(app: FastifyInstance, email: string) {
-  const user = await findActiveUserByEmail(app.db, email);
-  if (!user) return;
-  const outboxId = await app.db.transaction(async (tx) => {
-    const token = await issueOneTimeToken(tx, user.id, 'password_reset', PASSWORD_RESET_VALID_HOURS);
-    return app.mailer.enqueue(tx, {
-      to: user.email,
-      subject: 'Reset your password',
-      text: `A password reset was requested for your account.\n\nSet a new password: ${resetLink(app.env.publicOrigin, token)}\n\nThe link works once and expires in ${PASSWORD_RESET_VALID_HOURS} hour. If you did not ask for it, ignore this email.`,
-    });
-  });
-  await app.mailer.deliver(app.db, outboxId);
-}
-
-/**
- * Whether an invite or reset link's token can still set a password, without using it: the reset
- * (below) and the page that checks its link when it opens (`POST /reset-password/check`) ask alike.
- * Unknown, used and expired tokens answer alike, and each counts against the address's limit, which
- * only tokens that were not live spend: neither route is a cheaper way to guess than the other.
- */
-export async function isLinkTokenLive(app: FastifyInstance, token: string, address: string) {
-  const { resetPerAddress, windowMs } = app.config.limits;
-  const failures = `reset:ip:${address}`;
-  if ((await countInWindow(app.db, failures, windowMs)) >= resetPerAddress) throw tooManyRequests();
-  const live = await findLiveOneTimeToken(app.db, token);
-  if (!live) await countHit(app.db, failures, windowMs);
-  return live;
-}
-
-/**
- * Sets the password from an invite or reset link; ends every session of the user and forgets their
- * failed sign-ins. The token is checked before the password is hashed, so a made-up token costs one
- * lookup, not a hash. The address's limit counts only tokens that were not live: an office behind
- * one address can accept any number of invitations.
- */
-export async function resetPassword(app: FastifyInstance, token: string, password: string, address: string) {
-  if (!(await isLinkTokenLive(app, token, address))) throw badRequest(messages.login.resetInvalid);
-  const passwordHash = await app.hasher.hash(password);
-  await app.db.transaction(async (tx) => {
-    const owner = await consumeOneTimeToken(tx, token);
-    if (!owner) throw badRequest(messages.login.resetInvalid);
-    const user = await setPasswordHash(tx, owner.userId, passwordHash);
-    if (!user) throw badRequest(messages.login.resetInvalid);
-    await revokeUserSessions(tx, owner.userId);
-    await clearSignInFailures(tx, owner.userId);
-    await recordActivity(tx, {
-      organizationId: user.organizationId,
-      actorUserId: owner.userId,
-      action: 'updated',
-      entityType: 'user',
-      entityId: owner.userId,
-      message:
-        owner.purpose === 'invite' ? 'Accepted the invitation and set a password' : 'Reset the password',
-    });
-  });
+/** Who is signed in, with the two-factor state the access check established for this request. */
+export async function me(deps: Deps, actor: Actor): Promise<SessionUser> {
+  const user = await findUserDto(deps.db, actor.userId);
+  if (!user) throw unauthorized();
+  return { ...user, twoFactor: actor.twoFactor };
 }

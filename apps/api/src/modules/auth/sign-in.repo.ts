@@ -1,9 +1,10 @@
-import { and, eq, gt, isNotNull, like, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { rateLimitBuckets, roles, users, userTotp } from '../../db/schema/index.js';
 import { identityVersionOf, identityVersionSql } from '../../core/identity/cache.repo.js';
 import { countHit } from '../../core/rate-limits.repo.js';
+import { codeFailureKey, FAILURE_KEY_PREFIX, failureKey } from '../../core/sign-in-failures.repo.js';
 import { userDtoColumns, type UserDtoRow } from '../../core/identity/users.repo.js';
 import { twoFactorRequiredSql } from '../../core/identity/second-factor.repo.js';
 
@@ -26,25 +27,6 @@ export interface SignInAttempt {
   /** Sign-in attempts from the client's address in the current window, this one included. */
   hits: number;
   candidate: SignInCandidate | null;
-}
-
-/**
- * The rate-limit key of failed sign-ins to one account (a user id, or the identifier when it names
- * none) from one address. Keyed by address, so a stranger's failures lock out only the stranger
- * (docs/decisions/010-sign-in-lock-per-address.md).
- */
-const FAILURE_KEY_PREFIX = 'signin-lock:';
-function failureKey(subject: string, address: string): string {
-  return `${FAILURE_KEY_PREFIX}${subject}:${address}`;
-}
-
-/**
- * The key of wrong second-step codes to one account from every address. The per-address lock would
- * let a thief who has the password spread code guesses over many addresses; this caps them per
- * account. Under the account's prefix, so a password reset forgets it with the rest.
- */
-function codeFailureKey(userId: string): string {
-  return failureKey(userId, 'codes');
 }
 
 /**
@@ -89,38 +71,6 @@ export async function recordSignInAttempt(
     hits,
     candidate: { ...candidate, failuresFromAddress: failures ?? 0, version: identityVersionOf(version) },
   };
-}
-
-/**
- * Counts a failed sign-in to `subject` (user id, or the identifier of an unknown account: the same
- * statement either way, so the two take the same time) from `address`. The window opens at the first
- * failure and does not move, so attempts while locked do not extend the lock.
- */
-export async function recordSignInFailure(db: Db, subject: string, address: string, windowMs: number) {
-  await countHit(db, failureKey(subject, address), windowMs);
-}
-
-/**
- * Counts a refused second step: toward the account's lock from `address`, and toward its cap from all
- * addresses. Answers the account's count from all addresses, this one included.
- */
-export async function recordCodeFailure(db: Db, userId: string, address: string, windowMs: number) {
-  await recordSignInFailure(db, userId, address, windowMs);
-  return countHit(db, codeFailureKey(userId), windowMs);
-}
-
-/**
- * Forgets failed sign-ins to a user: from one address (after a success there), or all of them, wrong
- * codes from every address included (a new password).
- */
-export async function clearSignInFailures(db: Db, userId: string, address?: string) {
-  await db
-    .delete(rateLimitBuckets)
-    .where(
-      address
-        ? eq(rateLimitBuckets.key, failureKey(userId, address))
-        : like(rateLimitBuckets.key, failureKey(userId, '%')),
-    );
 }
 
 /**

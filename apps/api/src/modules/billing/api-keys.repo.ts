@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 import { apiKeys } from '../../db/schema/index.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -12,7 +13,7 @@ export async function insertApiKey(db: Db, values: typeof apiKeys.$inferInsert):
 export async function listApiKeyRows(
   db: Db,
   organizationId: string,
-  page: { limit: number; offset: number },
+  page: PageQuery,
 ): Promise<{ rows: ApiKeyRow[]; total: number }> {
   const where = eq(apiKeys.organizationId, organizationId);
   const [rows, [totalRow]] = await Promise.all([
@@ -21,8 +22,8 @@ export async function listApiKeyRows(
       .from(apiKeys)
       .where(where)
       .orderBy(sql`${apiKeys.revokedAt} is not null`, asc(apiKeys.createdAt))
-      .limit(page.limit)
-      .offset(page.offset),
+      .limit(page.pageSize)
+      .offset(offsetOf(page)),
     db.select({ total: count() }).from(apiKeys).where(where),
   ]);
   return { rows, total: totalRow?.total ?? 0 };

@@ -34,7 +34,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const data = await createApiKey(app, requireActor(request), request.body);
+      const data = await createApiKey(app.deps, requireActor(request), request.body);
       return reply.status(201).send({ success: true as const, data });
     },
   );
@@ -50,7 +50,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(apiKeySchema) },
       },
     },
-    async (request) => listApiKeys(app, requireActor(request), request.query),
+    async (request) => listApiKeys(app.deps, requireActor(request), request.query),
   );
 
   app.delete(
@@ -66,7 +66,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await revokeApiKey(app, requireActor(request), request.params.id),
+      data: await revokeApiKey(app.deps, requireActor(request), { id: request.params.id }),
     }),
   );
 }

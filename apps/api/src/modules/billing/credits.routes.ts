@@ -10,6 +10,7 @@ import {
   successSchema,
   useCreditsBodySchema,
 } from '@portal/shared';
+import { systemActor } from '../../core/actor.js';
 import { access, requireApiClient, requireActor } from '../../plugins/access.js';
 import { getCreditSummary, listLedger, useCredits } from './credits.service.js';
 
@@ -31,7 +32,7 @@ export async function creditsRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await getCreditSummary(app, requireActor(request), request.query.organizationId),
+      data: await getCreditSummary(app.deps, requireActor(request), request.query),
     }),
   );
 
@@ -46,7 +47,7 @@ export async function creditsRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(ledgerEntrySchema) },
       },
     },
-    async (request) => listLedger(app, requireActor(request), request.query),
+    async (request) => listLedger(app.deps, requireActor(request), request.query),
   );
 
   app.post(
@@ -62,7 +63,10 @@ export async function creditsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      return { success: true as const, data: await useCredits(app, requireApiClient(request), request.body) };
+      // No user signs in here: the portal acts for the key's organization, which the input names.
+      const client = requireApiClient(request);
+      const data = await useCredits(app.deps, systemActor('api-key'), { client, body: request.body });
+      return { success: true as const, data };
     },
   );
 }

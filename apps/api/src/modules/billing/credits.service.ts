@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
   formatCount,
@@ -8,10 +7,12 @@ import {
   type UseCreditsBody,
 } from '@portal/shared';
 import { AppError, notFound, unprocessable } from '../../lib/errors.js';
-import type { Actor } from '../../core/actor.js';
+import { pageEnvelope } from '../../lib/paging.js';
+import type { Actor, SystemActor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
+import type { Deps } from '../../core/deps.js';
 import { touchApiKey } from './api-keys.repo.js';
-import type { ApiClient } from './api-key-auth.js';
+import type { ApiClient } from './api-keys.service.js';
 import { toLedgerDto, toSubscriptionDto } from './dto.js';
 import {
   creditBalance,
@@ -20,7 +21,7 @@ import {
   listLedgerEntries,
   lockOrganization,
 } from './ledger.repo.js';
-import { organizationFor, paged } from './rules.js';
+import { organizationFor } from './rules.js';
 import { findCurrentAndUpcoming } from './subscriptions.repo.js';
 
 const RECENT_ENTRIES = 10;
@@ -30,15 +31,15 @@ const RECENT_ENTRIES = 10;
  * to follow it, and recent entries.
  */
 export async function getCreditSummary(
-  app: FastifyInstance,
-  auth: Actor,
-  requestedOrganizationId: string | undefined,
+  deps: Deps,
+  actor: Actor,
+  query: { organizationId?: string | undefined },
 ): Promise<CreditSummary> {
-  const organizationId = organizationFor(auth, requestedOrganizationId);
+  const organizationId = organizationFor(actor, query.organizationId);
   const [balance, subscriptions, recent] = await Promise.all([
-    creditBalance(app.db, organizationId),
-    findCurrentAndUpcoming(app.db, organizationId, new Date()),
-    listLedgerEntries(app.db, organizationId, { limit: RECENT_ENTRIES, offset: 0 }),
+    creditBalance(deps.db, organizationId),
+    findCurrentAndUpcoming(deps.db, organizationId, new Date()),
+    listLedgerEntries(deps.db, organizationId, { page: 1, pageSize: RECENT_ENTRIES }),
   ]);
   return {
     organizationId,
@@ -49,23 +50,26 @@ export async function getCreditSummary(
   };
 }
 
-export async function listLedger(
-  app: FastifyInstance,
-  auth: Actor,
-  query: z.output<typeof billingListQuerySchema>,
-) {
-  const organizationId = organizationFor(auth, query.organizationId);
-  return paged(query, (window) => listLedgerEntries(app.db, organizationId, window), toLedgerDto);
+export async function listLedger(deps: Deps, actor: Actor, query: z.output<typeof billingListQuerySchema>) {
+  const organizationId = organizationFor(actor, query.organizationId);
+  const { rows, total } = await listLedgerEntries(deps.db, organizationId, query);
+  return pageEnvelope(query, rows.map(toLedgerDto), total);
 }
 
 /**
  * POST /api/v1/credits/use (the interview product, with an API key). In one transaction holding the
  * organization's row lock: a reference already debited answers that debit again (a retry debits
  * once); otherwise the balance is read and the debit refused (402) when it would go below zero. The
- * lock makes concurrent uses queue, so they cannot overdraw together.
+ * lock makes concurrent uses queue, so they cannot overdraw together. The portal acts here for the
+ * key's organization (`systemActor('api-key')`), so its activity entry names no user.
  */
-export async function useCredits(app: FastifyInstance, client: ApiClient, body: UseCreditsBody) {
-  return app.db.transaction(async (tx) => {
+export async function useCredits(
+  deps: Deps,
+  _actor: SystemActor,
+  input: { client: ApiClient; body: UseCreditsBody },
+) {
+  const { client, body } = input;
+  return deps.db.transaction(async (tx) => {
     if (!(await lockOrganization(tx, client.organizationId))) {
       throw notFound(messages.users.organizationNotFound);
     }

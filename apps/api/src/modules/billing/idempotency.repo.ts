@@ -106,3 +106,12 @@ export async function completeClaim(
 export async function releaseClaim(db: Db, userId: string, key: string, claim: string): Promise<void> {
   await db.delete(idempotencyKeys).where(ownedBy(userId, key, claim));
 }
+
+/** Deletes keys created before `before`; returns how many went. */
+export async function deleteKeysCreatedBefore(db: Db, before: Date): Promise<number> {
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, before))
+    .returning({ key: idempotencyKeys.key });
+  return rows.length;
+}

@@ -1,10 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IDEMPOTENCY_HEADER, messages } from '@portal/shared';
+import { messages } from '@portal/shared';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, conflict, unprocessable } from '../../lib/errors.js';
-import { randomToken, sha256Hex } from '../../lib/tokens.js';
+import { AppError, conflict, unprocessable } from '../../lib/errors.js';
+import { randomToken } from '../../lib/tokens.js';
+import type { Actor, SystemActor } from '../../core/actor.js';
+import { withDb, type Deps } from '../../core/deps.js';
+import { hashRequest } from './idempotency-key.js';
 import {
   completeClaim,
+  deleteKeysCreatedBefore,
   findKey,
   insertClaim,
   releaseClaim,
@@ -17,38 +20,6 @@ import {
  * and may be claimed by a retry with the same body. A real request finishes in well under a second.
  */
 export const IDEMPOTENCY_STALE_MS = 5 * 60_000;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
-/** The Idempotency-Key header: printable ASCII, 1 to 255 characters. */
-export function readIdempotencyKey(request: FastifyRequest, required: true): string;
-export function readIdempotencyKey(request: FastifyRequest, required: boolean): string | null;
-export function readIdempotencyKey(request: FastifyRequest, required: boolean): string | null {
-  const raw = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined || value === '') {
-    if (required) throw badRequest(messages.idempotency.keyRequired);
-    return null;
-  }
-  if (!KEY_PATTERN.test(value)) throw badRequest(messages.idempotency.keyRequired);
-  return value;
-}
-
-/** JSON with object keys sorted, so the same body always hashes the same. */
-function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-/** What a key is bound to: the route and the validated body. */
-export function hashRequest(route: string, payload: unknown): string {
-  return sha256Hex(stableStringify({ route, payload }));
-}
 
 export interface IdempotentAnswer<T> {
   status: number;
@@ -67,44 +38,54 @@ function replay<T>(row: IdempotencyRow): IdempotentResult<T> {
   return { status: row.responseStatus ?? 200, body: row.responseBody as T, replayed: true };
 }
 
+export interface IdempotentWork<T> {
+  /** The Idempotency-Key header; null (an optional header absent) runs the work in a transaction. */
+  key: string | null;
+  /** The route the key is bound to, with the validated body (`payload`). */
+  route: string;
+  payload: unknown;
+  /** The change, handed deps on its transaction. */
+  work: (deps: Deps) => Promise<IdempotentAnswer<T>>;
+}
+
 /**
- * Runs `work` in one transaction at most once per (user, key):
+ * Runs `work` in one transaction at most once per (actor, key):
  * - the first request inserts an in_progress row in its own statement (so every concurrent request
  *   sees it), runs the work, and stores its answer in the same transaction as the work;
  * - a retry with the same key and body gets the stored answer (same status and body) and changes nothing;
  * - the same key with another body or route → 422; while the first still runs → 409;
  * - if the work fails, nothing was committed and the key is freed, so the retry runs it again.
- * With `key` null (optional header absent) the work simply runs in a transaction.
  */
 export async function runIdempotent<T>(
-  app: FastifyInstance,
-  guard: { userId: string; key: string | null; route: string; payload: unknown },
-  work: (tx: Db) => Promise<IdempotentAnswer<T>>,
+  deps: Deps,
+  actor: Actor,
+  input: IdempotentWork<T>,
 ): Promise<IdempotentResult<T>> {
-  const { userId, key, route } = guard;
+  const { key, route, work } = input;
+  const userId = actor.userId;
   if (key === null) {
-    const answer = await app.db.transaction(work);
-    await runAfterCommit(app, answer);
+    const answer = await deps.db.transaction((tx) => work(withDb(deps, tx)));
+    await runAfterCommit(deps, answer);
     return { status: answer.status, body: answer.body, replayed: false };
   }
 
-  const requestHash = hashRequest(route, guard.payload);
+  const requestHash = hashRequest(route, input.payload);
   const claim = randomToken(16);
   let earlier: IdempotencyRow | null;
   try {
-    earlier = await claimKey(app.db, { userId, key, route, requestHash, claim });
+    earlier = await claimKey(deps.db, { userId, key, route, requestHash, claim });
   } catch (error) {
     // A database failure (connection cut) may come after the claim's insert committed: free it, or
     // the client's retry would meet an in_progress key until it goes stale (test/faults.test.ts).
-    if (!(error instanceof AppError)) await releaseQuietly(app, userId, key, claim);
+    if (!(error instanceof AppError)) await releaseQuietly(deps, userId, key, claim);
     throw error;
   }
   if (earlier) return replay<T>(earlier);
 
   let answer: IdempotentAnswer<T>;
   try {
-    answer = await app.db.transaction(async (tx) => {
-      const result = await work(tx);
+    answer = await deps.db.transaction(async (tx) => {
+      const result = await work(withDb(deps, tx));
       const stored = await completeClaim(tx, userId, key, claim, {
         status: result.status,
         body: result.body,
@@ -114,16 +95,16 @@ export async function runIdempotent<T>(
       return result;
     });
   } catch (error) {
-    await releaseQuietly(app, userId, key, claim);
+    await releaseQuietly(deps, userId, key, claim);
     throw error;
   }
-  await runAfterCommit(app, answer);
+  await runAfterCommit(deps, answer);
   return { status: answer.status, body: answer.body, replayed: false };
 }
 
-async function releaseQuietly(app: FastifyInstance, userId: string, key: string, claim: string) {
-  await releaseClaim(app.db, userId, key, claim).catch((releaseError: unknown) => {
-    app.log.warn({ err: releaseError, key }, 'could not free an idempotency key; it expires as stale');
+async function releaseQuietly(deps: Deps, userId: string, key: string, claim: string) {
+  await releaseClaim(deps.db, userId, key, claim).catch((releaseError: unknown) => {
+    deps.log.warn({ err: releaseError, key }, 'could not free an idempotency key; it expires as stale');
   });
 }
 
@@ -151,11 +132,22 @@ async function claimKey(
   throw conflict(messages.idempotency.inProgress);
 }
 
-async function runAfterCommit(app: FastifyInstance, answer: IdempotentAnswer<unknown>) {
+async function runAfterCommit(deps: Deps, answer: IdempotentAnswer<unknown>) {
   if (!answer.afterCommit) return;
   try {
     await answer.afterCommit();
   } catch (error) {
-    app.log.warn({ err: error }, 'post-commit step failed');
+    deps.log.warn({ err: error }, 'post-commit step failed');
   }
+}
+
+/**
+ * How long an Idempotency-Key answers its retries: a day, as payment APIs keep theirs. A retry later
+ * than that runs as a new request.
+ */
+export const KEEP_IDEMPOTENCY_KEYS_MS = 24 * 3_600_000;
+
+/** Housekeeping: deletes keys past their day. */
+export function pruneIdempotencyKeys(deps: Deps, _actor: SystemActor, input: { now: Date }): Promise<number> {
+  return deleteKeysCreatedBefore(deps.db, new Date(input.now.getTime() - KEEP_IDEMPOTENCY_KEYS_MS));
 }

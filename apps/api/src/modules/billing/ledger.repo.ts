@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 import { creditLedger, organizations } from '../../db/schema/index.js';
 
 export type LedgerRow = typeof creditLedger.$inferSelect;
@@ -80,7 +81,7 @@ export async function findLedgerEntry(
 export async function listLedgerEntries(
   db: Db,
   organizationId: string,
-  page: { limit: number; offset: number },
+  page: PageQuery,
 ): Promise<{ rows: LedgerRow[]; total: number }> {
   const where = eq(creditLedger.organizationId, organizationId);
   const [rows, [totalRow]] = await Promise.all([
@@ -89,8 +90,8 @@ export async function listLedgerEntries(
       .from(creditLedger)
       .where(where)
       .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
-      .limit(page.limit)
-      .offset(page.offset),
+      .limit(page.pageSize)
+      .offset(offsetOf(page)),
     db.select({ total: count() }).from(creditLedger).where(where),
   ]);
   return { rows, total: totalRow?.total ?? 0 };

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { onboardingBodySchema, onboardingResultSchema, successSchema } from '@portal/shared';
 import { access, requireActor } from '../../plugins/access.js';
-import { readIdempotencyKey } from './idempotency.service.js';
+import { readIdempotencyKey } from './idempotency-key.js';
 import { onboard } from './onboarding.service.js';
 
 export async function onboardingRoutes(fastify: FastifyInstance) {
@@ -22,9 +22,9 @@ export async function onboardingRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireActor(request);
+      const actor = requireActor(request);
       const key = readIdempotencyKey(request, true);
-      const result = await onboard(app, auth, request.body, key, app.env.publicOrigin);
+      const result = await onboard(app.deps, actor, { body: request.body, key });
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.status as 201).send(result.body);
     },

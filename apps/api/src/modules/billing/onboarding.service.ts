@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
   MANUAL_PAYMENT_RECEIVED_BY,
@@ -10,16 +9,17 @@ import {
 } from '@portal/shared';
 import { forbidden, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../core/actor.js';
-import { createUserIn } from '../users/users.service.js';
+import type { Deps } from '../../core/deps.js';
+import { deliverAll } from '../../core/mail.js';
+import { createUserIn } from '../users/index.js';
 import { toPaymentDto, toSubscriptionDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { creditBalance, lockOrganization } from './ledger.repo.js';
 import { findAdminRoleId } from './onboarding.repo.js';
-import { deliverAll } from '../../core/mail.js';
-import { insertManualPayment } from './payments.service.js';
-import { checkAmounts } from './rules.js';
+import { recordManualPayment } from './payments.service.js';
+import { checkAmounts, newPeriod } from './rules.js';
 import { updateSubscriptionRow } from './subscriptions.repo.js';
-import { grantSubscriptionCredits, insertSubscriptionRecord, newPeriod } from './subscriptions.service.js';
+import { grantSubscriptionCredits, insertSubscriptionRecord } from './subscriptions.service.js';
 
 type OnboardingInput = z.output<typeof onboardingBodySchema>;
 
@@ -31,49 +31,43 @@ export const ONBOARDING_ROUTE = 'POST /api/auth/onboarding';
  * subscription, the manual payment record linked both ways, and the ledger grants. Either all of it
  * is committed or none of it; the Idempotency-Key makes a retry answer the first result.
  */
-export async function onboard(
-  app: FastifyInstance,
-  auth: Actor,
-  body: OnboardingInput,
-  key: string,
-  baseUrl: string,
-) {
+export async function onboard(deps: Deps, actor: Actor, input: { body: OnboardingInput; key: string }) {
+  const { body, key } = input;
   // The route needs User Management CREATE; a new tenant needs all of this (the web shows it so too).
-  if (!meets(auth, REQUIREMENTS.onboardOrganization)) throw forbidden();
+  if (!meets(actor, REQUIREMENTS.onboardOrganization)) throw forbidden();
   const amounts = checkAmounts(body.subscription);
 
-  const result = await runIdempotent<{ success: true; data: OnboardingResult }>(
-    app,
-    { userId: auth.userId, key, route: ONBOARDING_ROUTE, payload: body },
-    async (tx) => {
+  return runIdempotent<{ success: true; data: OnboardingResult }>(deps, actor, {
+    key,
+    route: ONBOARDING_ROUTE,
+    payload: body,
+    work: async (txDeps) => {
+      const tx = txDeps.db;
       const roleId = body.user.roleId ?? (await findAdminRoleId(tx));
       if (!roleId) throw notFound(messages.users.adminRoleNotFound);
       const paid = body.payment !== undefined;
-      const created = await createUserIn(
-        tx,
-        auth,
-        { ...body.user, roleId, isSubscription: true },
-        { mailer: app.mailer, baseUrl },
-        { allowNewOrganization: true },
-      );
+      const created = await createUserIn(txDeps, actor, {
+        ...body.user,
+        roleId,
+        isSubscription: true,
+      });
       const organizationId = created.user.organizationId;
       await lockOrganization(tx, organizationId);
 
-      let subscription = await insertSubscriptionRecord(tx, {
+      let subscription = await insertSubscriptionRecord(txDeps, actor, {
         organizationId,
         terms: body.subscription,
         amounts,
         paymentId: null,
         paid,
         ...newPeriod(),
-        actorUserId: auth.userId,
       });
 
       let payment = null;
       let receiptOutboxIds: string[] = [];
       if (body.payment) {
         const transactionId = body.payment.transactionId;
-        ({ payment, receiptOutboxIds } = await insertManualPayment(tx, {
+        ({ payment, receiptOutboxIds } = await recordManualPayment(txDeps, actor, {
           organizationId,
           subscriptionId: subscription.id,
           amountPaise: subscription.grandTotalAmountPaise,
@@ -86,11 +80,10 @@ export async function onboard(
           receivedBy: MANUAL_PAYMENT_RECEIVED_BY,
           paymentNotes: body.payment.remarks || messages.payment.defaultNotes,
           paymentDate: new Date(body.payment.paymentDate),
-          actorUserId: auth.userId,
         }));
         subscription = await updateSubscriptionRow(tx, subscription.id, { paymentId: payment.id });
       }
-      await grantSubscriptionCredits(tx, subscription, auth.userId);
+      await grantSubscriptionCredits(txDeps, actor, { subscription });
 
       const data: OnboardingResult = {
         user: {
@@ -106,9 +99,8 @@ export async function onboard(
       return {
         status: 201,
         body: { success: true as const, data },
-        afterCommit: () => deliverAll(app, [created.outboxId, ...receiptOutboxIds]),
+        afterCommit: () => deliverAll(deps, [created.outboxId, ...receiptOutboxIds]),
       };
     },
-  );
-  return result;
+  });
 }

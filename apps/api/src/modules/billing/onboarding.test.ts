@@ -19,7 +19,7 @@ import {
   subscriptions,
   users,
 } from '../../db/schema/index.js';
-import { hashRequest } from './idempotency.service.js';
+import { hashRequest } from './idempotency-key.js';
 import { ONBOARDING_ROUTE } from './onboarding.service.js';
 import { countRows, injectFault, onboardingBody, tenantAdmin, userWithGrants } from './test-helpers.js';
 

@@ -29,7 +29,9 @@ export async function ordersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const data = await createOrder(app, requireActor(request), request.body);
+      const data = await createOrder(app.deps, requireActor(request), {
+        body: request.body,
+      });
       return reply.status(201).send({ success: true as const, data });
     },
   );
@@ -47,7 +49,9 @@ export async function ordersRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await verifyPayment(app, requireActor(request), request.body),
+      data: await verifyPayment(app.deps, requireActor(request), {
+        body: request.body,
+      }),
     }),
   );
 
@@ -72,7 +76,9 @@ export async function ordersRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await sandboxPay(app, requireActor(request), request.body),
+      data: await sandboxPay(app.deps, requireActor(request), {
+        body: request.body,
+      }),
     }),
   );
 }

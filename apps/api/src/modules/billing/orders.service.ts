@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   computeAmounts,
   DEFAULT_GST_RATE_BP,
@@ -15,15 +14,15 @@ import {
   type SandboxPayBody,
   type VerifyPaymentBody,
 } from '@portal/shared';
-import type { Db } from '../../db/client.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { randomToken } from '../../lib/tokens.js';
-import { tenantScope, type Actor } from '../../core/actor.js';
+import { tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
-import { issueInvoice, requireSellerTaxProfile } from '../invoices/invoices.service.js';
+import { withDb, type Deps } from '../../core/deps.js';
 import { deliverAll } from '../../core/mail.js';
-import { notifyOrganizationAdmins } from '../notifications/notifications.repo.js';
-import { findOrganizationById } from '../users/users.repo.js';
+import { issueInvoice, requireSellerTaxProfile } from '../invoices/index.js';
+import { notifyOrganizationAdmins } from '../notifications/index.js';
+import { findOrganization } from '../organizations/index.js';
 import { toOrderDto, toPaymentDto } from './dto.js';
 import { creditBalance, insertLedgerEntryOnce, lockOrganization } from './ledger.repo.js';
 import {
@@ -35,8 +34,8 @@ import {
   type OrderRow,
 } from './orders.repo.js';
 import { findPayment, insertPayment, setPaymentSubscription, type PaymentRow } from './payments.repo.js';
-import { isSandbox } from './provider/index.js';
-import { addOneMonth, organizationFor } from './rules.js';
+import { isSandbox } from '../../core/payments/index.js';
+import { actingUserId, addOneMonth, organizationFor } from './rules.js';
 import { latestActiveValidUntil } from './subscriptions.repo.js';
 import { insertSubscriptionRecord } from './subscriptions.service.js';
 
@@ -62,20 +61,21 @@ function providerMessage(error: unknown): string {
 
 /** POST /api/admin/payment/order. */
 export async function createOrder(
-  app: FastifyInstance,
-  auth: Actor,
-  body: CreateOrderBody,
+  deps: Deps,
+  actor: Actor,
+  input: { body: CreateOrderBody },
 ): Promise<OrderCreated> {
-  const organizationId = organizationFor(auth, body.organizationId);
-  if (!(await findOrganizationById(app.db, organizationId))) {
+  const { body } = input;
+  const provider = deps.payments;
+  const organizationId = organizationFor(actor, body.organizationId);
+  if (!(await findOrganization(deps, actor, { id: organizationId }))) {
     throw notFound(messages.users.organizationNotFound);
   }
   // Every captured payment gets a tax invoice: no money is taken before the seller can issue one.
-  await requireSellerTaxProfile(app.db);
+  await requireSellerTaxProfile(deps, actor);
   const amounts = priceCredits(body.credits);
   // Razorpay allows at most 40 characters.
   const receipt = `rcpt_${randomToken(18)}`;
-  const provider = app.paymentProvider;
   const base = {
     organizationId,
     provider: provider.name,
@@ -83,7 +83,7 @@ export async function createOrder(
     amountPaise: amounts.grandTotalPaise,
     currency: 'INR',
     receipt,
-    createdBy: auth.userId,
+    createdBy: actor.userId,
   };
 
   let providerOrderId: string;
@@ -96,8 +96,8 @@ export async function createOrder(
     providerOrderId = order.id;
   } catch (error) {
     const reason = providerMessage(error);
-    app.log.warn({ err: error, organizationId }, 'payment order failed at the provider');
-    await app.db.transaction(async (tx) => {
+    deps.log.warn({ err: error, organizationId }, 'payment order failed at the provider');
+    await deps.db.transaction(async (tx) => {
       const failed = await insertOrder(tx, {
         ...base,
         providerOrderId: `failed_${randomToken(12)}`,
@@ -105,7 +105,7 @@ export async function createOrder(
       });
       await recordActivity(tx, {
         organizationId,
-        actorUserId: auth.userId,
+        actorUserId: actor.userId,
         action: 'other',
         entityType: 'payment_order',
         entityId: failed.id,
@@ -117,11 +117,11 @@ export async function createOrder(
     });
   }
 
-  const order = await app.db.transaction(async (tx) => {
+  const order = await deps.db.transaction(async (tx) => {
     const row = await insertOrder(tx, { ...base, providerOrderId, status: 'order_created' });
     await recordActivity(tx, {
       organizationId,
-      actorUserId: auth.userId,
+      actorUserId: actor.userId,
       action: 'created',
       entityType: 'payment_order',
       entityId: row.id,
@@ -147,8 +147,9 @@ export interface AppliedPayment {
 }
 
 /**
- * Applies a payment the provider confirmed (a verified checkout signature, or a signed webhook) in
- * the caller's transaction: the order row is locked, so verify and webhooks of the same payment,
+ * Applies a payment the provider confirmed (a verified checkout signature, or a signed webhook), as
+ * part of the caller's transaction (`withDb(deps, tx)`): the order row is locked until the caller
+ * commits, so verify and webhooks of the same payment,
  * however concurrent, apply it once. Records the payment (CAPTURED), a paid subscription of the
  * purchased credits for the month that starts when the organization's current period ends (now, if
  * none runs), so the running period and the one bought ahead stay apart, the purchase grant
@@ -156,15 +157,27 @@ export interface AppliedPayment {
  * entry. Null when the order is unknown.
  */
 export async function applyConfirmedPayment(
-  app: FastifyInstance,
-  tx: Db,
-  confirmed: {
-    providerOrderId: string;
-    providerPaymentId: string;
-    actorUserId: string | null;
-    paidAmountPaise?: number;
-  },
+  deps: Deps,
+  actor: Actor | SystemActor,
+  confirmed: ConfirmedPayment,
 ): Promise<AppliedPayment | null> {
+  return deps.db.transaction((tx) => applyInTransaction(withDb(deps, tx), actor, confirmed));
+}
+
+interface ConfirmedPayment {
+  providerOrderId: string;
+  providerPaymentId: string;
+  /** What the provider says was paid (webhooks); checked against the order. */
+  paidAmountPaise?: number;
+}
+
+async function applyInTransaction(
+  deps: Deps,
+  actor: Actor | SystemActor,
+  confirmed: ConfirmedPayment,
+): Promise<AppliedPayment | null> {
+  const tx = deps.db;
+  const actorUserId = actingUserId(actor);
   const order = await lockOrderByProviderId(tx, confirmed.providerOrderId);
   if (!order) return null;
   if (order.status === 'payment_verified' && order.paymentId) {
@@ -200,9 +213,9 @@ export async function applyConfirmedPayment(
     paymentCapture: true,
     paymentNotes: `Online payment (${order.provider})`,
     paymentDate: now,
-    createdBy: confirmed.actorUserId,
+    createdBy: actorUserId,
   });
-  const subscription = await insertSubscriptionRecord(tx, {
+  const subscription = await insertSubscriptionRecord(deps, actor, {
     organizationId: order.organizationId,
     terms,
     amounts,
@@ -210,11 +223,10 @@ export async function applyConfirmedPayment(
     paid: true,
     validFrom: start,
     validUntil: addOneMonth(start),
-    actorUserId: confirmed.actorUserId,
   });
   await setPaymentSubscription(tx, payment.id, subscription.id);
   payment = { ...payment, subscriptionId: subscription.id };
-  const { outboxIds } = await issueInvoice(tx, { payment, subscription });
+  const { outboxIds } = await issueInvoice(deps, actor, { payment, subscription });
   await insertLedgerEntryOnce(tx, {
     organizationId: order.organizationId,
     delta: order.credits,
@@ -223,10 +235,11 @@ export async function applyConfirmedPayment(
     paymentId: payment.id,
     reference: confirmed.providerPaymentId,
     note: `Bought ${formatCount(order.credits)} credits online`,
-    createdBy: confirmed.actorUserId,
+    createdBy: actorUserId,
   });
   const updated = await updateOrder(tx, order.id, { status: 'payment_verified', paymentId: payment.id });
-  await notifyOrganizationAdmins(tx, order.organizationId, {
+  await notifyOrganizationAdmins(deps, actor, {
+    organizationId: order.organizationId,
     kind: 'payment_verified',
     title: messages.payment.verified,
     body: `${formatCount(order.credits)} interview credits were added (${formatRupees(order.amountPaise)}).`,
@@ -234,7 +247,7 @@ export async function applyConfirmedPayment(
   });
   await recordActivity(tx, {
     organizationId: order.organizationId,
-    actorUserId: confirmed.actorUserId,
+    actorUserId,
     action: 'updated',
     entityType: 'payment_order',
     entityId: order.id,
@@ -245,23 +258,25 @@ export async function applyConfirmedPayment(
 
 /** POST /api/admin/payment/verify: the checkout's answer, checked against the order stored here. */
 export async function verifyPayment(
-  app: FastifyInstance,
-  auth: Actor,
-  body: VerifyPaymentBody,
+  deps: Deps,
+  actor: Actor,
+  input: { body: VerifyPaymentBody },
 ): Promise<PaymentVerified> {
-  const order = await findOrderByProviderId(app.db, body.razorpay_order_id, tenantScope(auth));
+  const { body } = input;
+  const provider = deps.payments;
+  const order = await findOrderByProviderId(deps.db, body.razorpay_order_id, tenantScope(actor));
   if (!order) throw notFound(messages.payment.orderNotFound);
-  const valid = app.paymentProvider.verifyPayment(
+  const valid = provider.verifyPayment(
     order.providerOrderId,
     body.razorpay_payment_id,
     body.razorpay_signature,
   );
   if (!valid) {
-    await app.db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       if (await markOrderFailed(tx, order.providerOrderId)) {
         await recordActivity(tx, {
           organizationId: order.organizationId,
-          actorUserId: auth.userId,
+          actorUserId: actor.userId,
           action: 'updated',
           entityType: 'payment_order',
           entityId: order.id,
@@ -273,11 +288,10 @@ export async function verifyPayment(
       status: ['payment_failed'],
     });
   }
-  const applied = await app.db.transaction(async (tx) => {
-    const result = await applyConfirmedPayment(app, tx, {
+  const applied = await deps.db.transaction(async (tx) => {
+    const result = await applyConfirmedPayment(withDb(deps, tx), actor, {
       providerOrderId: order.providerOrderId,
       providerPaymentId: body.razorpay_payment_id,
-      actorUserId: auth.userId,
     });
     if (result && !result.changed && result.payment.providerPaymentId !== body.razorpay_payment_id) {
       // The order was paid by another payment; this one does not add credits.
@@ -286,7 +300,7 @@ export async function verifyPayment(
     return result ? { ...result, balance: await creditBalance(tx, order.organizationId) } : null;
   });
   if (!applied) throw notFound(messages.payment.orderNotFound);
-  await deliverAll(app, applied.outboxIds);
+  await deliverAll(deps, applied.outboxIds);
   return {
     status: 'payment_verified',
     message: messages.payment.verified,
@@ -300,16 +314,17 @@ export async function verifyPayment(
  * POST /api/admin/payment/sandbox/pay: the sandbox's test checkout. Answers what Razorpay Checkout
  * would hand the browser; 404 unless the sandbox is the active provider.
  */
-export async function sandboxPay(app: FastifyInstance, auth: Actor, body: SandboxPayBody) {
-  const provider = app.paymentProvider;
+export async function sandboxPay(deps: Deps, actor: Actor, input: { body: SandboxPayBody }) {
+  const { body } = input;
+  const provider = deps.payments;
   if (!isSandbox(provider)) throw notFound();
-  const order = await findOrderByProviderId(app.db, body.razorpay_order_id, tenantScope(auth));
+  const order = await findOrderByProviderId(deps.db, body.razorpay_order_id, tenantScope(actor));
   if (!order) throw notFound(messages.payment.orderNotFound);
   if (order.status !== 'order_created' && order.status !== 'payment_failed') {
     throw conflict(messages.billing.orderNotPayable);
   }
   if (body.cardNumber === SANDBOX_DECLINED_CARD) {
-    await markOrderFailed(app.db, order.providerOrderId);
+    await markOrderFailed(deps.db, order.providerOrderId);
     throw new AppError(402, messages.billing.cardDeclined, 'PAYMENT_FAILED', { status: ['payment_failed'] });
   }
   return provider.pay(order.providerOrderId);

@@ -12,7 +12,7 @@ import {
   paymentOrders,
   payments,
 } from '../../db/schema/index.js';
-import type { SandboxProvider } from './provider/index.js';
+import type { SandboxProvider } from '../../core/payments/index.js';
 import { countRows, tenantAdmin, userWithGrants } from './test-helpers.js';
 
 let ctx: TestContext;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   ctx = await createTestApp();
   tenant = await tenantAdmin(ctx, 'Buyer Co');
   other = await tenantAdmin(ctx, 'Other Co');
-  secret = (ctx.app.paymentProvider as SandboxProvider).webhookSecret;
+  secret = (ctx.app.deps.payments as SandboxProvider).webhookSecret;
 });
 afterAll(() => ctx.close());
 
@@ -264,7 +264,7 @@ describe('online payment: order → sandbox checkout → verify', () => {
 
   it('a provider failure answers 502 with its reason and records an order_failed order', async () => {
     const spy = vi
-      .spyOn(ctx.app.paymentProvider, 'createOrder')
+      .spyOn(ctx.app.deps.payments, 'createOrder')
       .mockRejectedValueOnce({ statusCode: 400, error: { description: 'Authentication failed' } });
     const before = await countRows(ctx);
     const res = await tenant.session.post('/api/admin/payment/order', { credits: 1 });
@@ -281,16 +281,16 @@ describe('online payment: order → sandbox checkout → verify', () => {
   });
 
   it('the sandbox checkout is 404 when Razorpay is the provider', async () => {
-    const sandbox = ctx.app.paymentProvider;
+    const sandbox = ctx.app.deps.payments;
     const o = await order(tenant.session, 1);
-    ctx.app.paymentProvider = { ...sandbox, name: 'razorpay' };
+    ctx.app.deps.payments = { ...sandbox, name: 'razorpay' };
     try {
       const res = await tenant.session.post('/api/admin/payment/sandbox/pay', {
         razorpay_order_id: o.order.providerOrderId,
       });
       expect(res.statusCode).toBe(404);
     } finally {
-      ctx.app.paymentProvider = sandbox;
+      ctx.app.deps.payments = sandbox;
     }
   });
 

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 import { payments } from '../../db/schema/index.js';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -79,7 +80,7 @@ export async function findPaymentByProviderId(db: Db, providerPaymentId: string)
 export async function listPaymentRows(
   db: Db,
   organizationId: string | null,
-  page: { limit: number; offset: number },
+  page: PageQuery,
 ): Promise<{ rows: PaymentRow[]; total: number }> {
   const where: SQL | undefined = organizationId ? eq(payments.organizationId, organizationId) : undefined;
   const [rows, [totalRow]] = await Promise.all([
@@ -88,8 +89,8 @@ export async function listPaymentRows(
       .from(payments)
       .where(where)
       .orderBy(desc(payments.createdAt), desc(payments.id))
-      .limit(page.limit)
-      .offset(page.offset),
+      .limit(page.pageSize)
+      .offset(offsetOf(page)),
     db.select({ total: count() }).from(payments).where(where),
   ]);
   return { rows, total: totalRow?.total ?? 0 };

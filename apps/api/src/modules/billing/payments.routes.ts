@@ -9,7 +9,7 @@ import {
   successSchema,
 } from '@portal/shared';
 import { access, requireActor } from '../../plugins/access.js';
-import { readIdempotencyKey } from './idempotency.service.js';
+import { readIdempotencyKey } from './idempotency-key.js';
 import { createPayment, getPayment, listPayments } from './payments.service.js';
 
 const tags = ['billing'];
@@ -30,8 +30,9 @@ export async function paymentsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireActor(request);
-      const result = await createPayment(app, auth, request.body, readIdempotencyKey(request, false));
+      const actor = requireActor(request);
+      const key = readIdempotencyKey(request, false);
+      const result = await createPayment(app.deps, actor, { body: request.body, key });
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.status as 201).send(result.body);
     },
@@ -48,7 +49,7 @@ export async function paymentsRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(paymentSchema) },
       },
     },
-    async (request) => listPayments(app, requireActor(request), request.query),
+    async (request) => listPayments(app.deps, requireActor(request), request.query),
   );
 
   app.get(
@@ -64,7 +65,7 @@ export async function paymentsRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await getPayment(app, requireActor(request), request.params.id),
+      data: await getPayment(app.deps, requireActor(request), { id: request.params.id }),
     }),
   );
 }

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
   formatRupees,
@@ -7,12 +6,13 @@ import {
   type createPaymentBodySchema,
   type PaymentRecordMethod,
 } from '@portal/shared';
-import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../lib/errors.js';
+import { pageEnvelope } from '../../lib/paging.js';
 import { tenantScope, type Actor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
-import { issueInvoice } from '../invoices/invoices.service.js';
+import type { Deps } from '../../core/deps.js';
 import { deliverAll } from '../../core/mail.js';
+import { issueInvoice } from '../invoices/index.js';
 import { toPaymentDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { lockOrganization } from './ledger.repo.js';
@@ -23,7 +23,7 @@ import {
   listPaymentRows,
   type PaymentRow,
 } from './payments.repo.js';
-import { listScope, organizationFor, paged, requirePlatformBilling } from './rules.js';
+import { listScope, organizationFor, requirePlatformBilling } from './rules.js';
 import { findSubscription } from './subscriptions.repo.js';
 
 type CreatePaymentInput = z.output<typeof createPaymentBodySchema>;
@@ -40,20 +40,21 @@ export interface ManualPayment {
   receivedBy: string;
   paymentNotes: string;
   paymentDate: Date | null;
-  actorUserId: string;
 }
 
 /**
  * Records a payment received outside the portal, status CREATED, and issues its tax invoice when
- * the money was received (`paymentCapture`). The caller holds the organization lock
- * (`lockOrganization`), so the same transaction id cannot be recorded twice for one organization,
- * even by concurrent requests: a bank transfer is never counted twice. The receipt mails are
- * delivered by the caller after commit.
+ * the money was received (`paymentCapture`), in the caller's transaction (`withDb(deps, tx)`). The
+ * caller holds the organization lock (`lockOrganization`), so the same transaction id cannot be
+ * recorded twice for one organization, even by concurrent requests: a bank transfer is never counted
+ * twice. The receipt mails are delivered by the caller after commit.
  */
-export async function insertManualPayment(
-  tx: Db,
+export async function recordManualPayment(
+  deps: Deps,
+  actor: Actor,
   input: ManualPayment,
 ): Promise<{ payment: PaymentRow; receiptOutboxIds: string[] }> {
+  const tx = deps.db;
   if (
     input.manualReferenceNumber &&
     (await findPaymentByReference(tx, input.organizationId, input.manualReferenceNumber))
@@ -73,11 +74,11 @@ export async function insertManualPayment(
     paymentNotes: input.paymentNotes,
     paymentDate: input.paymentDate,
     refundAmountPaise: 0,
-    createdBy: input.actorUserId,
+    createdBy: actor.userId,
   });
   await recordActivity(tx, {
     organizationId: row.organizationId,
-    actorUserId: input.actorUserId,
+    actorUserId: actor.userId,
     action: 'created',
     entityType: 'payment',
     entityId: row.id,
@@ -87,28 +88,30 @@ export async function insertManualPayment(
   const subscription = row.subscriptionId
     ? await findSubscription(tx, row.subscriptionId, row.organizationId)
     : null;
-  const { outboxIds } = await issueInvoice(tx, { payment: row, subscription });
+  const { outboxIds } = await issueInvoice(deps, actor, { payment: row, subscription });
   return { payment: row, receiptOutboxIds: outboxIds };
 }
 
 /** POST /api/auth/payments. An optional Idempotency-Key makes a retry record nothing twice. */
 export async function createPayment(
-  app: FastifyInstance,
-  auth: Actor,
-  body: CreatePaymentInput,
-  key: string | null,
+  deps: Deps,
+  actor: Actor,
+  input: { body: CreatePaymentInput; key: string | null },
 ) {
-  requirePlatformBilling(auth);
-  const organizationId = organizationFor(auth, body.organizationId);
-  return runIdempotent(
-    app,
-    { userId: auth.userId, key, route: 'POST /api/auth/payments', payload: body },
-    async (tx) => {
+  const { body, key } = input;
+  requirePlatformBilling(actor);
+  const organizationId = organizationFor(actor, body.organizationId);
+  return runIdempotent(deps, actor, {
+    key,
+    route: 'POST /api/auth/payments',
+    payload: body,
+    work: async (txDeps) => {
+      const tx = txDeps.db;
       if (!(await lockOrganization(tx, organizationId))) throw notFound(messages.users.organizationNotFound);
       if (body.subscriptionId && !(await findSubscription(tx, body.subscriptionId, organizationId))) {
         throw notFound(messages.subscription.notFound);
       }
-      const { payment, receiptOutboxIds } = await insertManualPayment(tx, {
+      const { payment, receiptOutboxIds } = await recordManualPayment(txDeps, actor, {
         organizationId,
         subscriptionId: body.subscriptionId,
         amountPaise: body.amountPaise,
@@ -119,28 +122,24 @@ export async function createPayment(
         receivedBy: body.receivedBy,
         paymentNotes: body.paymentNotes,
         paymentDate: body.paymentDate ? new Date(body.paymentDate) : null,
-        actorUserId: auth.userId,
       });
       return {
         status: 201,
         body: { success: true as const, data: toPaymentDto(payment) },
-        afterCommit: () => deliverAll(app, receiptOutboxIds),
+        afterCommit: () => deliverAll(deps, receiptOutboxIds),
       };
     },
-  );
+  });
 }
 
-export async function getPayment(app: FastifyInstance, auth: Actor, id: string) {
-  const row = await findPayment(app.db, id, tenantScope(auth));
+export async function getPayment(deps: Deps, actor: Actor, input: { id: string }) {
+  const row = await findPayment(deps.db, input.id, tenantScope(actor));
   if (!row) throw notFound(messages.billing.paymentNotFound);
   return toPaymentDto(row);
 }
 
-export async function listPayments(
-  app: FastifyInstance,
-  auth: Actor,
-  query: z.output<typeof billingListQuerySchema>,
-) {
-  const organizationId = listScope(auth, query.organizationId);
-  return paged(query, (window) => listPaymentRows(app.db, organizationId, window), toPaymentDto);
+export async function listPayments(deps: Deps, actor: Actor, query: z.output<typeof billingListQuerySchema>) {
+  const organizationId = listScope(actor, query.organizationId);
+  const { rows, total } = await listPaymentRows(deps.db, organizationId, query);
+  return pageEnvelope(query, rows.map(toPaymentDto), total);
 }

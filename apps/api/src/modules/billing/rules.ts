@@ -1,34 +1,25 @@
 import { computeAmounts, meets, messages, REQUIREMENTS, type Amounts } from '@portal/shared';
 import { badRequest, forbidden, notFound, type FieldErrors } from '../../lib/errors.js';
-import { tenantScope, type Actor } from '../../core/actor.js';
+import { tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
 
 /**
  * The organization a billing request acts on: the one asked for, or the caller's own. Anyone but
  * super_admin asking for another organization gets 404: never reveal that it exists.
  */
-export function organizationFor(auth: Actor, requested: string | undefined | null): string {
-  const scope = tenantScope(auth);
+export function organizationFor(actor: Actor, requested: string | undefined | null): string {
+  const scope = tenantScope(actor);
   if (requested && scope && requested !== scope) throw notFound(messages.users.organizationNotFound);
-  return requested ?? auth.organizationId;
+  return requested ?? actor.organizationId;
 }
 
 /** Lists: the organization asked for (404 when foreign), else all (super_admin) or the caller's own. */
-export function listScope(auth: Actor, requested: string | undefined): string | null {
-  return requested ? organizationFor(auth, requested) : tenantScope(auth);
+export function listScope(actor: Actor, requested: string | undefined): string | null {
+  return requested ? organizationFor(actor, requested) : tenantScope(actor);
 }
 
-/** One page of a list as the API answers it: `{success, data, meta}`. */
-export async function paged<Row, Dto>(
-  query: { page: number; pageSize: number },
-  load: (window: { limit: number; offset: number }) => Promise<{ rows: Row[]; total: number }>,
-  toDto: (row: Row) => Dto,
-) {
-  const { rows, total } = await load({ limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
-  return {
-    success: true as const,
-    data: rows.map(toDto),
-    meta: { page: query.page, pageSize: query.pageSize, total },
-  };
+/** The user a change is recorded against: none when the portal acts (a webhook, an API key). */
+export function actingUserId(actor: Actor | SystemActor): string | null {
+  return actor.kind === 'user' ? actor.userId : null;
 }
 
 /**
@@ -37,8 +28,8 @@ export async function paged<Row, Dto>(
  * Management scope. The admin system role holds Subscription Management CREATE (to buy credits online
  * for its own organization) but not this, so a tenant cannot grant itself credits.
  */
-export function requirePlatformBilling(auth: Actor): void {
-  if (!meets(auth, REQUIREMENTS.recordPlatformBilling)) throw forbidden(messages.billing.platformOnly);
+export function requirePlatformBilling(actor: Actor): void {
+  if (!meets(actor, REQUIREMENTS.recordPlatformBilling)) throw forbidden(messages.billing.platformOnly);
 }
 
 export interface AmountFigures {
@@ -92,4 +83,22 @@ export function addOneMonth(from: Date): Date {
   const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
   result.setUTCDate(Math.min(day, lastDay));
   return result;
+}
+
+/** A new subscription starts now and runs one calendar month. */
+export function newPeriod(now = new Date()) {
+  return { validFrom: now, validUntil: addOneMonth(now) };
+}
+
+/** Credits a refund takes back: the payment's credits in proportion to what is refunded in all, less those taken already. */
+export function creditsToTakeBack(input: {
+  bought: number;
+  takenBack: number;
+  paidPaise: number;
+  refundedPaise: number;
+}): number {
+  const { bought, takenBack, paidPaise, refundedPaise } = input;
+  // Half-up: a refund of half of 25 credits' price takes back 13; the full refund takes back all 25.
+  const due = Math.floor((2 * bought * refundedPaise + paidPaise) / (2 * paidPaise));
+  return Math.max(0, due - takenBack);
 }

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 import { subscriptions } from '../../db/schema/index.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -42,7 +43,7 @@ export async function updateSubscriptionRow(
 export async function listSubscriptionRows(
   db: Db,
   organizationId: string | null,
-  page: { limit: number; offset: number },
+  page: PageQuery,
 ): Promise<{ rows: SubscriptionRow[]; total: number }> {
   const where: SQL | undefined = organizationId
     ? eq(subscriptions.organizationId, organizationId)
@@ -53,8 +54,8 @@ export async function listSubscriptionRows(
       .from(subscriptions)
       .where(where)
       .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
-      .limit(page.limit)
-      .offset(page.offset),
+      .limit(page.pageSize)
+      .offset(offsetOf(page)),
     db.select({ total: count() }).from(subscriptions).where(where),
   ]);
   return { rows, total: totalRow?.total ?? 0 };

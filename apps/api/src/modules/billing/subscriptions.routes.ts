@@ -10,7 +10,7 @@ import {
   updateSubscriptionBodySchema,
 } from '@portal/shared';
 import { access, requireActor } from '../../plugins/access.js';
-import { readIdempotencyKey } from './idempotency.service.js';
+import { readIdempotencyKey } from './idempotency-key.js';
 import {
   createSubscription,
   getSubscription,
@@ -36,8 +36,9 @@ export async function subscriptionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireActor(request);
-      const result = await createSubscription(app, auth, request.body, readIdempotencyKey(request, false));
+      const actor = requireActor(request);
+      const key = readIdempotencyKey(request, false);
+      const result = await createSubscription(app.deps, actor, { body: request.body, key });
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.status as 201).send(result.body);
     },
@@ -56,7 +57,10 @@ export async function subscriptionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await updateSubscription(app, requireActor(request), request.params.id, request.body);
+      const data = await updateSubscription(app.deps, requireActor(request), {
+        id: request.params.id,
+        body: request.body,
+      });
       return { success: true as const, data };
     },
   );
@@ -72,7 +76,7 @@ export async function subscriptionsRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(subscriptionSchema) },
       },
     },
-    async (request) => listSubscriptions(app, requireActor(request), request.query),
+    async (request) => listSubscriptions(app.deps, requireActor(request), request.query),
   );
 
   app.get(
@@ -88,7 +92,7 @@ export async function subscriptionsRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await getSubscription(app, requireActor(request), request.params.id),
+      data: await getSubscription(app.deps, requireActor(request), { id: request.params.id }),
     }),
   );
 }

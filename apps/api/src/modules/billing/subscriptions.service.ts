@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
   formatCount,
@@ -11,20 +10,21 @@ import {
   type subscriptionTermsSchema,
   type updateSubscriptionBodySchema,
 } from '@portal/shared';
-import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { tenantScope, type Actor } from '../../core/actor.js';
+import { pageEnvelope } from '../../lib/paging.js';
+import { tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
+import type { Deps } from '../../core/deps.js';
 import { toSubscriptionDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { insertLedgerEntries, lockOrganization, type LedgerInsert } from './ledger.repo.js';
 import { findPayment, setPaymentSubscription } from './payments.repo.js';
 import {
-  addOneMonth,
+  actingUserId,
   checkAmounts,
   listScope,
+  newPeriod,
   organizationFor,
-  paged,
   requirePlatformBilling,
 } from './rules.js';
 import {
@@ -48,12 +48,20 @@ export interface NewSubscription {
   paid: boolean;
   validFrom: Date;
   validUntil: Date;
-  actorUserId: string | null;
 }
 
-/** Inserts a subscription row from checked terms (amounts recomputed by the caller). */
-export async function insertSubscriptionRecord(tx: Db, input: NewSubscription): Promise<SubscriptionRow> {
+/**
+ * Inserts a subscription row from checked terms (amounts recomputed by the caller), in the caller's
+ * transaction (`withDb(deps, tx)`).
+ */
+export async function insertSubscriptionRecord(
+  deps: Deps,
+  actor: Actor | SystemActor,
+  input: NewSubscription,
+): Promise<SubscriptionRow> {
   const { terms, amounts } = input;
+  const actorUserId = actingUserId(actor);
+  const tx = deps.db;
   const row = await insertSubscription(tx, {
     organizationId: input.organizationId,
     paymentId: input.paymentId,
@@ -77,11 +85,11 @@ export async function insertSubscriptionRecord(tx: Db, input: NewSubscription): 
     status: 'ACTIVE',
     subscription: input.paid,
     demoTrials: terms.demoTrials,
-    createdBy: input.actorUserId,
+    createdBy: actorUserId,
   });
   await recordActivity(tx, {
     organizationId: row.organizationId,
-    actorUserId: input.actorUserId,
+    actorUserId,
     action: 'created',
     entityType: 'subscription',
     entityId: row.id,
@@ -92,9 +100,15 @@ export async function insertSubscriptionRecord(tx: Db, input: NewSubscription): 
 
 /**
  * Ledger grants of a subscription set up by the platform: its interview credits, and its demo trials
- * as a separate grant. References make each grant unique per subscription.
+ * as a separate grant, in the caller's transaction. References make each grant unique per subscription.
  */
-export async function grantSubscriptionCredits(tx: Db, row: SubscriptionRow, actorUserId: string | null) {
+export async function grantSubscriptionCredits(
+  deps: Deps,
+  actor: Actor,
+  input: { subscription: SubscriptionRow },
+) {
+  const row = input.subscription;
+  const actorUserId = actor.userId;
   const grants: LedgerInsert[] = [
     {
       organizationId: row.organizationId,
@@ -118,46 +132,42 @@ export async function grantSubscriptionCredits(tx: Db, row: SubscriptionRow, act
       createdBy: actorUserId,
     });
   }
-  return insertLedgerEntries(tx, grants);
-}
-
-/** A new subscription starts now and runs one calendar month. */
-export function newPeriod(now = new Date()) {
-  return { validFrom: now, validUntil: addOneMonth(now) };
+  return insertLedgerEntries(deps.db, grants);
 }
 
 /** POST /api/auth/subscriptions. An optional Idempotency-Key makes a retry create nothing twice. */
 export async function createSubscription(
-  app: FastifyInstance,
-  auth: Actor,
-  body: CreateSubscriptionInput,
-  key: string | null,
+  deps: Deps,
+  actor: Actor,
+  input: { body: CreateSubscriptionInput; key: string | null },
 ) {
-  requirePlatformBilling(auth);
-  const organizationId = organizationFor(auth, body.organizationId);
+  const { body, key } = input;
+  requirePlatformBilling(actor);
+  const organizationId = organizationFor(actor, body.organizationId);
   const amounts = checkAmounts(body);
-  return runIdempotent(
-    app,
-    { userId: auth.userId, key, route: 'POST /api/auth/subscriptions', payload: body },
-    async (tx) => {
+  return runIdempotent(deps, actor, {
+    key,
+    route: 'POST /api/auth/subscriptions',
+    payload: body,
+    work: async (txDeps) => {
+      const tx = txDeps.db;
       if (!(await lockOrganization(tx, organizationId))) throw notFound(messages.users.organizationNotFound);
       const payment = body.paymentId ? await findPayment(tx, body.paymentId, organizationId) : null;
       if (body.paymentId && !payment) throw notFound(messages.billing.paymentNotFound);
       if (payment?.subscriptionId) throw conflict(messages.billing.paymentLinkedElsewhere);
-      const row = await insertSubscriptionRecord(tx, {
+      const row = await insertSubscriptionRecord(txDeps, actor, {
         organizationId,
         terms: body,
         amounts,
         paymentId: payment?.id ?? null,
         paid: body.subscription,
         ...newPeriod(),
-        actorUserId: auth.userId,
       });
       if (payment) await setPaymentSubscription(tx, payment.id, row.id);
-      await grantSubscriptionCredits(tx, row, auth.userId);
+      await grantSubscriptionCredits(txDeps, actor, { subscription: row });
       return { status: 201, body: { success: true as const, data: toSubscriptionDto(row) } };
     },
-  );
+  });
 }
 
 /**
@@ -165,13 +175,13 @@ export async function createSubscription(
  * call) or change the status.
  */
 export async function updateSubscription(
-  app: FastifyInstance,
-  auth: Actor,
-  id: string,
-  body: UpdateSubscriptionInput,
+  deps: Deps,
+  actor: Actor,
+  input: { id: string; body: UpdateSubscriptionInput },
 ) {
-  const scope = tenantScope(auth);
-  return app.db.transaction(async (tx) => {
+  const { id, body } = input;
+  const scope = tenantScope(actor);
+  return deps.db.transaction(async (tx) => {
     const current = await findSubscription(tx, id, scope);
     if (!current) throw notFound(messages.subscription.notFound);
     const changes: Partial<SubscriptionRow> = {};
@@ -198,7 +208,7 @@ export async function updateSubscription(
     const row = await updateSubscriptionRow(tx, id, changes);
     await recordActivity(tx, {
       organizationId: row.organizationId,
-      actorUserId: auth.userId,
+      actorUserId: actor.userId,
       action: 'updated',
       entityType: 'subscription',
       entityId: row.id,
@@ -208,17 +218,18 @@ export async function updateSubscription(
   });
 }
 
-export async function getSubscription(app: FastifyInstance, auth: Actor, id: string) {
-  const row = await findSubscription(app.db, id, tenantScope(auth));
+export async function getSubscription(deps: Deps, actor: Actor, input: { id: string }) {
+  const row = await findSubscription(deps.db, input.id, tenantScope(actor));
   if (!row) throw notFound(messages.subscription.notFound);
   return toSubscriptionDto(row);
 }
 
 export async function listSubscriptions(
-  app: FastifyInstance,
-  auth: Actor,
+  deps: Deps,
+  actor: Actor,
   query: z.output<typeof billingListQuerySchema>,
 ) {
-  const organizationId = listScope(auth, query.organizationId);
-  return paged(query, (window) => listSubscriptionRows(app.db, organizationId, window), toSubscriptionDto);
+  const organizationId = listScope(actor, query.organizationId);
+  const { rows, total } = await listSubscriptionRows(deps.db, organizationId, query);
+  return pageEnvelope(query, rows.map(toSubscriptionDto), total);
 }

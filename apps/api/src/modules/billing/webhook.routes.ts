@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { successSchema } from '@portal/shared';
+import { systemActor } from '../../core/actor.js';
 import { access } from '../../plugins/access.js';
 import { handleWebhook } from './webhook.service.js';
 
@@ -31,12 +32,11 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     async (request) => {
       const signature = request.headers['x-razorpay-signature'];
       const eventId = request.headers['x-razorpay-event-id'];
-      const data = await handleWebhook(
-        app,
-        request.body,
-        typeof signature === 'string' ? signature : undefined,
-        typeof eventId === 'string' ? eventId : undefined,
-      );
+      const data = await handleWebhook(app.deps, systemActor('webhook'), {
+        rawBody: request.body,
+        signature: typeof signature === 'string' ? signature : undefined,
+        eventId: typeof eventId === 'string' ? eventId : undefined,
+      });
       return { success: true as const, data };
     },
   );

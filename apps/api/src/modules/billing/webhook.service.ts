@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { messages } from '@portal/shared';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { sha256Hex } from '../../lib/tokens.js';
-import type { Db } from '../../db/client.js';
-import { applyRefund } from '../invoices/refunds.service.js';
+import type { SystemActor } from '../../core/actor.js';
+import { withDb, type Deps } from '../../core/deps.js';
 import { deliverAll } from '../../core/mail.js';
 import { markOrderFailed } from './orders.repo.js';
-import { findPaymentByProviderId } from './payments.repo.js';
 import { applyConfirmedPayment } from './orders.service.js';
+import { findPaymentByProviderId } from './payments.repo.js';
+import { applyRefund } from './refunds.service.js';
 import { recordWebhookEvent } from './webhook-events.repo.js';
 
 interface RazorpayEvent {
@@ -28,12 +28,17 @@ const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : null);
  * concurrent, changes nothing.
  */
 export async function handleWebhook(
-  app: FastifyInstance,
-  rawBody: Buffer,
-  signature: string | undefined,
-  eventIdHeader: string | undefined,
+  deps: Deps,
+  actor: SystemActor,
+  input: {
+    rawBody: Buffer;
+    signature: string | undefined;
+    /** `X-Razorpay-Event-Id`, when sent. */
+    eventId: string | undefined;
+  },
 ): Promise<{ applied: boolean; duplicate: boolean }> {
-  if (!signature || !app.paymentProvider.verifyWebhook(rawBody, signature)) {
+  const { rawBody, signature } = input;
+  if (!signature || !deps.payments.verifyWebhook(rawBody, signature)) {
     throw badRequest(messages.billing.webhookSignatureInvalid);
   }
   let event: RazorpayEvent;
@@ -43,28 +48,28 @@ export async function handleWebhook(
     throw badRequest(messages.http.badRequest);
   }
   const type = str(event.event) ?? 'unknown';
-  const eventId = eventIdHeader || `sha256:${sha256Hex(rawBody)}`;
+  const eventId = input.eventId || `sha256:${sha256Hex(rawBody)}`;
   const payment = event.payload?.payment?.entity;
   const paymentId = str(payment?.id);
   const orderId = str(payment?.order_id) ?? str(event.payload?.order?.entity?.id);
   const amount = typeof payment?.amount === 'number' ? payment.amount : undefined;
 
-  const outcome = await app.db.transaction(async (tx): Promise<WebhookOutcome> => {
+  const outcome = await deps.db.transaction(async (tx): Promise<WebhookOutcome> => {
+    const txDeps = withDb(deps, tx);
     if (!(await recordWebhookEvent(tx, eventId, type)))
       return { applied: false, duplicate: true, outboxIds: [] };
     if ((type === 'payment.captured' || type === 'order.paid') && paymentId && orderId) {
       try {
-        const result = await applyConfirmedPayment(app, tx, {
+        const result = await applyConfirmedPayment(txDeps, actor, {
           providerOrderId: orderId,
           providerPaymentId: paymentId,
-          actorUserId: null,
           paidAmountPaise: amount,
         });
         return { applied: result?.changed ?? false, duplicate: false, outboxIds: result?.outboxIds ?? [] };
       } catch (error) {
         // A paid amount that differs from the order is acknowledged (so it is not resent) but not applied.
         if (error instanceof AppError && error.statusCode === 400) {
-          app.log.warn({ eventId, orderId, paymentId }, 'webhook payment does not match its order');
+          deps.log.warn({ eventId, orderId, paymentId }, 'webhook payment does not match its order');
           return { applied: false, duplicate: false, outboxIds: [] };
         }
         throw error;
@@ -73,10 +78,10 @@ export async function handleWebhook(
     if (type === 'payment.failed' && orderId) {
       return { applied: (await markOrderFailed(tx, orderId)) !== null, duplicate: false, outboxIds: [] };
     }
-    if (type === 'refund.processed') return applyRefundEvent(app, tx, eventId, event);
+    if (type === 'refund.processed') return applyRefundEvent(txDeps, actor, eventId, event);
     return { applied: false, duplicate: false, outboxIds: [] };
   });
-  await deliverAll(app, outcome.outboxIds);
+  await deliverAll(deps, outcome.outboxIds);
   return { applied: outcome.applied, duplicate: outcome.duplicate };
 }
 
@@ -92,8 +97,8 @@ interface WebhookOutcome {
  * own) changes nothing; an unknown payment or an amount beyond what is left is acknowledged only.
  */
 async function applyRefundEvent(
-  app: FastifyInstance,
-  tx: Db,
+  deps: Deps,
+  actor: SystemActor,
   eventId: string,
   event: RazorpayEvent,
 ): Promise<WebhookOutcome> {
@@ -111,20 +116,19 @@ async function applyRefundEvent(
   ) {
     return ignored;
   }
-  const payment = await findPaymentByProviderId(tx, providerPaymentId);
+  const payment = await findPaymentByProviderId(deps.db, providerPaymentId);
   if (!payment) return ignored;
   try {
-    const applied = await applyRefund(app, tx, {
+    const applied = await applyRefund(deps, actor, {
       paymentId: payment.id,
       amountPaise: amount,
       reason: 'Refund processed by the payment provider',
-      actorUserId: null,
       providerRefund: { id: refundId },
     });
     return { applied: applied.changed, duplicate: !applied.changed, outboxIds: applied.outboxIds };
   } catch (error) {
     if (error instanceof AppError && error.statusCode < 500) {
-      app.log.warn({ eventId, refundId, providerPaymentId, err: error }, 'webhook refund not recorded');
+      deps.log.warn({ eventId, refundId, providerPaymentId, err: error }, 'webhook refund not recorded');
       return ignored;
     }
     throw error;

@@ -1,16 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { CompanyDetails, CompanyDetailsFields } from '@portal/shared';
 import type { Db } from '../../db/client.js';
-import { companyDetails, organizations } from '../../db/schema/index.js';
-
-export async function organizationExists(db: Db, organizationId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId))
-    .limit(1);
-  return row !== undefined;
-}
+import { companyDetails } from '../../db/schema/index.js';
 
 function toDto(row: typeof companyDetails.$inferSelect): CompanyDetails {
   return {

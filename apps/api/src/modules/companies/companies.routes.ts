@@ -30,7 +30,7 @@ export async function companiesRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await getCompany(app, requireActor(request), request.params.organizationId),
+      data: await getCompany(app.deps, requireActor(request), request.params),
     }),
   );
 
@@ -45,13 +45,10 @@ export async function companiesRoutes(fastify: FastifyInstance) {
         response: { 200: successSchema(companyDetailsSchema).extend({ message: z.string() }) },
       },
     },
-    async (request) => {
-      const { organizationId, ...fields } = request.body;
-      return {
-        success: true as const,
-        message: messages.profile.companySaved,
-        data: await saveCompany(app, requireActor(request), organizationId, fields),
-      };
-    },
+    async (request) => ({
+      success: true as const,
+      message: messages.profile.companySaved,
+      data: await saveCompany(app.deps, requireActor(request), request.body),
+    }),
   );
 }

@@ -1,43 +1,44 @@
-import type { FastifyInstance } from 'fastify';
 import { messages, type CompanyDetails, type CompanyDetailsFields } from '@portal/shared';
-import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { tenantScope, type Actor } from '../../core/actor.js';
+import type { Deps } from '../../core/deps.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
-import { requireActiveSubscription } from '../profile/subscription-guard.js';
-import { findCompanyDetails, organizationExists, upsertCompanyDetails } from './companies.repo.js';
+import { findOrganization } from '../organizations/index.js';
+import { requireActiveSubscription } from '../profile/index.js';
+import { findCompanyDetails, upsertCompanyDetails } from './companies.repo.js';
 
 /** Own organization only (any for super_admin); another tenant's answers 404 like a missing one. */
-async function requireReachableOrganization(db: Db, auth: Actor, organizationId: string) {
-  const scope = tenantScope(auth);
-  if ((scope && scope !== organizationId) || !(await organizationExists(db, organizationId))) {
+async function requireReachableOrganization(deps: Deps, actor: Actor, organizationId: string) {
+  const scope = tenantScope(actor);
+  if ((scope && scope !== organizationId) || !(await findOrganization(deps, actor, { id: organizationId }))) {
     throw notFound(messages.company.organizationNotFound);
   }
 }
 
 /** The organization's company details, or null while none were saved. */
 export async function getCompany(
-  app: FastifyInstance,
-  auth: Actor,
-  organizationId: string,
+  deps: Deps,
+  actor: Actor,
+  input: { organizationId: string },
 ): Promise<CompanyDetails | null> {
-  await requireReachableOrganization(app.db, auth, organizationId);
-  return findCompanyDetails(app.db, organizationId);
+  await requireReachableOrganization(deps, actor, input.organizationId);
+  return findCompanyDetails(deps.db, input.organizationId);
 }
 
+/** POST /api/auth/companies: creates or replaces the organization's one record. */
 export async function saveCompany(
-  app: FastifyInstance,
-  auth: Actor,
-  organizationId: string,
-  fields: CompanyDetailsFields,
+  deps: Deps,
+  actor: Actor,
+  input: CompanyDetailsFields & { organizationId: string },
 ): Promise<CompanyDetails> {
-  await requireReachableOrganization(app.db, auth, organizationId);
-  await requireActiveSubscription(app.db, auth, organizationId, 'company');
-  return app.db.transaction(async (tx) => {
-    const { details, created } = await upsertCompanyDetails(tx, organizationId, fields, auth.userId);
+  const { organizationId, ...fields } = input;
+  await requireReachableOrganization(deps, actor, organizationId);
+  await requireActiveSubscription(deps, actor, { organizationId, change: 'company' });
+  return deps.db.transaction(async (tx) => {
+    const { details, created } = await upsertCompanyDetails(tx, organizationId, fields, actor.userId);
     await recordActivity(tx, {
       organizationId,
-      actorUserId: auth.userId,
+      actorUserId: actor.userId,
       action: created ? 'created' : 'updated',
       entityType: 'company',
       entityId: organizationId,

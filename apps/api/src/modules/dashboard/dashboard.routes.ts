@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardSchema, successSchema } from '@portal/shared';
 import { access, requireActor } from '../../plugins/access.js';
-import { buildDashboard } from './dashboard.service.js';
+import * as service from './dashboard.service.js';
 
 const tags = ['dashboard'];
 
@@ -20,7 +20,7 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await buildDashboard(app.db, requireActor(request));
+      const data = await service.buildDashboard(app.deps, requireActor(request));
       return { success: true as const, data };
     },
   );

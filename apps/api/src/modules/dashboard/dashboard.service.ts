@@ -1,7 +1,9 @@
 import {
   DASHBOARD_MONTHS,
   DASHBOARD_RECENT_ACTIVITY,
-  IST_OFFSET_MINUTES,
+  istDate,
+  istMonthOf,
+  istMonthStart,
   messages,
   statLabels,
   welcomeBack,
@@ -11,28 +13,26 @@ import {
   type StatFormat,
   type StatKey,
 } from '@portal/shared';
-import type { Db } from '../../db/client.js';
 import type { Actor } from '../../core/actor.js';
-import { recentActivities } from '../activity/activity.repo.js';
+import type { Deps } from '../../core/deps.js';
+import { recentActivities } from '../activity/index.js';
 import * as repo from './dashboard.repo.js';
 
-const IST_OFFSET_MS = IST_OFFSET_MINUTES * 60_000;
-
 /** Start (as an instant) of the IST calendar month `offset` months from the one holding `now`. */
-export function istMonthStart(now: Date, offset = 0): Date {
-  const wall = new Date(now.getTime() + IST_OFFSET_MS);
-  return new Date(Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth() + offset, 1) - IST_OFFSET_MS);
+function monthStart(now: Date, offset = 0): Date {
+  const { year, month } = istMonthOf(now);
+  return istMonthStart(year, month + offset);
 }
 
+/** `YYYY-MM` of the IST calendar month that starts at `start`. */
 function monthKeyOf(start: Date): string {
-  const wall = new Date(start.getTime() + IST_OFFSET_MS);
-  return `${wall.getUTCFullYear()}-${String(wall.getUTCMonth() + 1).padStart(2, '0')}`;
+  return istDate(start).slice(0, 7);
 }
 
 /** The last DASHBOARD_MONTHS months, oldest first, missing months as 0. */
 function monthSeries(now: Date, values: Map<string, number>): MonthPoint[] {
   return Array.from({ length: DASHBOARD_MONTHS }, (_, i) => {
-    const month = monthKeyOf(istMonthStart(now, i - DASHBOARD_MONTHS + 1));
+    const month = monthKeyOf(monthStart(now, i - DASHBOARD_MONTHS + 1));
     return { month, value: values.get(month) ?? 0 };
   });
 }
@@ -41,22 +41,25 @@ function card(key: StatKey, format: StatFormat, value: number | string | null): 
   return { key, label: statLabels[key], format, value };
 }
 
-export async function buildDashboard(db: Db, auth: Actor, now = new Date()): Promise<Dashboard> {
-  const monthStart = istMonthStart(now);
-  const nextMonthStart = istMonthStart(now, 1);
-  const seriesFrom = istMonthStart(now, -(DASHBOARD_MONTHS - 1));
-  const name = (await repo.displayName(db, auth.userId)) ?? '';
+/** The home page: the platform's figures for super_admin, the organization's for everyone else. */
+export async function buildDashboard(deps: Deps, actor: Actor): Promise<Dashboard> {
+  const db = deps.db;
+  const now = new Date();
+  const thisMonthStart = monthStart(now);
+  const nextMonthStart = monthStart(now, 1);
+  const seriesFrom = monthStart(now, -(DASHBOARD_MONTHS - 1));
+  const name = (await repo.displayName(db, actor.userId)) ?? '';
   const welcomeMessage = welcomeBack(name);
 
-  if (auth.isSuperAdmin) {
+  if (actor.isSuperAdmin) {
     const [orgs, admins, activeSubs, sales, tickets, byMonth, recent] = await Promise.all([
       repo.countTenantOrganizations(db),
       repo.countActiveAdmins(db),
       repo.countActiveSubscriptions(db, now),
-      repo.salesBetween(db, monthStart, nextMonthStart),
+      repo.salesBetween(db, thisMonthStart, nextMonthStart),
       repo.countOpenTickets(db, null),
       repo.revenueByMonth(db, seriesFrom),
-      recentActivities(db, null, DASHBOARD_RECENT_ACTIVITY),
+      recentActivities(deps, actor, { limit: DASHBOARD_RECENT_ACTIVITY }),
     ]);
     return {
       welcomeMessage,
@@ -79,13 +82,13 @@ export async function buildDashboard(db: Db, auth: Actor, now = new Date()): Pro
     };
   }
 
-  const org = auth.organizationId;
+  const org = actor.organizationId;
   const [balance, validUntil, tickets, byMonth, recent] = await Promise.all([
     repo.creditBalance(db, org),
     repo.latestValidUntil(db, org),
     repo.countOpenTickets(db, org),
     repo.creditUseByMonth(db, org, seriesFrom),
-    recentActivities(db, org, DASHBOARD_RECENT_ACTIVITY),
+    recentActivities(deps, actor, { limit: DASHBOARD_RECENT_ACTIVITY }),
   ]);
   return {
     welcomeMessage,

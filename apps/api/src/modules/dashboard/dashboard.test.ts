@@ -1,6 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARD_MONTHS, messages, statLabels, type Dashboard } from '@portal/shared';
+import {
+  DASHBOARD_MONTHS,
+  istDate,
+  istMonthOf,
+  istMonthStart,
+  messages,
+  statLabels,
+  type Dashboard,
+} from '@portal/shared';
 import { users } from '../../db/schema/index.js';
 import {
   createOrganizationDirect,
@@ -12,7 +20,6 @@ import {
   type TestContext,
 } from '../../../test/harness.js';
 import { revenueByMonth, salesBetween } from './dashboard.repo.js';
-import { istMonthStart } from './dashboard.service.js';
 import {
   addActivity,
   addLedger,
@@ -32,17 +39,21 @@ let t1: TestTenant;
 let t3: TestTenant;
 let empty: TestTenant;
 const now = new Date();
-const thisMonth = new Date(istMonthStart(now).getTime() + 60_000);
-const lastMonth = new Date(istMonthStart(now, -1).getTime() + DAY);
-const elevenAgo = new Date(istMonthStart(now, -11).getTime() + HOUR);
-const twelveAgo = new Date(istMonthStart(now, -12).getTime() + HOUR);
+/** The first moment in India of the month `offset` months from the one holding `at`. */
+function monthStart(at: Date, offset = 0): Date {
+  const { year, month } = istMonthOf(at);
+  return istMonthStart(year, month + offset);
+}
+const thisMonth = new Date(monthStart(now).getTime() + 60_000);
+const lastMonth = new Date(monthStart(now, -1).getTime() + DAY);
+const elevenAgo = new Date(monthStart(now, -11).getTime() + HOUR);
+const twelveAgo = new Date(monthStart(now, -12).getTime() + HOUR);
 /** The last minute of last month in India, and the first instant of this one (both the same UTC day). */
-const justBefore = new Date(istMonthStart(now).getTime() - 60_000);
-const atStart = istMonthStart(now);
+const justBefore = new Date(monthStart(now).getTime() - 60_000);
+const atStart = monthStart(now);
 
 function monthKey(d: Date): string {
-  const wall = new Date(d.getTime() + 330 * 60_000);
-  return `${wall.getUTCFullYear()}-${String(wall.getUTCMonth() + 1).padStart(2, '0')}`;
+  return istDate(d).slice(0, 7);
 }
 
 function stats(d: Dashboard): Record<string, unknown> {
@@ -319,7 +330,7 @@ describe('dashboard figures (docs/product.md "Dashboard figures")', () => {
     const db = ctx.database.db;
     const org = await createOrganizationDirect(ctx, 'Figures Org');
     const sample = new Date('2020-03-15T00:00:00Z');
-    const [feb, mar, apr] = [istMonthStart(sample, -1), istMonthStart(sample), istMonthStart(sample, 1)];
+    const [feb, mar, apr] = [monthStart(sample, -1), monthStart(sample), monthStart(sample, 1)];
     expect(mar.toISOString()).toBe('2020-02-29T18:30:00.000Z');
     const period = {
       validFrom: new Date('2020-02-20T00:00:00Z'),
@@ -357,14 +368,5 @@ describe('dashboard figures (docs/product.md "Dashboard figures")', () => {
     const byMonth = await revenueByMonth(db, feb);
     expect(byMonth.get('2020-02')).toBe(3_540);
     expect(byMonth.get('2020-03')).toBe(29_500);
-  });
-});
-
-describe('istMonthStart', () => {
-  it('starts months at midnight India time', () => {
-    const at = new Date('2025-01-31T20:00:00Z'); // 1 Feb 01:30 IST
-    expect(istMonthStart(at).toISOString()).toBe('2025-01-31T18:30:00.000Z');
-    expect(istMonthStart(at, -1).toISOString()).toBe('2024-12-31T18:30:00.000Z');
-    expect(istMonthStart(at, 1).toISOString()).toBe('2025-02-28T18:30:00.000Z');
   });
 });

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { featureSchema, pageSchema } from '@portal/shared';
-import { access } from '../../plugins/access.js';
+import { pageEnvelope } from '../../lib/paging.js';
+import { access, requireActor } from '../../plugins/access.js';
 import { listFeatures } from './features.service.js';
 
 const tags = ['roles'];
@@ -21,9 +22,10 @@ export async function featuresRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(featureSchema) },
       },
     },
-    async () => {
-      const data = await listFeatures(app.db);
-      return { success: true as const, data, meta: { page: 1, pageSize: data.length, total: data.length } };
+    async (request) => {
+      const data = await listFeatures(app.deps, requireActor(request));
+      // One page holding every feature.
+      return pageEnvelope({ page: 1, pageSize: data.length }, data, data.length);
     },
   );
 }

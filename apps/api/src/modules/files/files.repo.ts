@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { storedFileChunks, storedFiles, supportTickets } from '../../db/schema/index.js';
+import { storedFileChunks, storedFiles, supportTickets, users } from '../../db/schema/index.js';
 
 export type NewStoredFile = Omit<typeof storedFiles.$inferInsert, 'id' | 'createdAt'>;
 
@@ -49,4 +49,19 @@ export async function readFileChunk(db: Db, fileId: string, seq: number): Promis
 /** Deletes a file; its chunks go with it (on delete cascade). */
 export async function deleteStoredFile(db: Db, id: string): Promise<void> {
   await db.delete(storedFiles).where(eq(storedFiles.id, id));
+}
+
+/** Deletes files stored before `before` that no ticket or profile refers to; returns how many went. */
+export async function deleteUnreferencedFiles(db: Db, before: Date): Promise<number> {
+  const rows = await db
+    .delete(storedFiles)
+    .where(
+      and(
+        lt(storedFiles.createdAt, before),
+        sql`not exists (select 1 from ${supportTickets} t where t.file_id = ${storedFiles.id})`,
+        sql`not exists (select 1 from ${users} u where u.profile_image_file_id = ${storedFiles.id})`,
+      ),
+    )
+    .returning({ id: storedFiles.id });
+  return rows.length;
 }

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '@portal/shared';
 import { attachmentDisposition } from '../../lib/spreadsheet.js';
 import { access, requireActor } from '../../plugins/access.js';
-import { fileForDownload } from './files.service.js';
+import * as service from './files.service.js';
 
 const tags = ['files'];
 /** Shown in the page (an <img>, a preview); everything else is downloaded. */
@@ -23,7 +23,7 @@ export async function filesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const file = await fileForDownload(app.db, requireActor(request), request.params.id);
+      const file = await service.fileForDownload(app.deps, requireActor(request), request.params);
       // nosniff and no-store come with every answer (plugins/security-headers.ts).
       return (
         reply

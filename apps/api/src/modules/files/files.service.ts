@@ -2,14 +2,9 @@ import { createHash } from 'node:crypto';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
-import { can, tenantScope, type Actor } from '../../core/actor.js';
-import {
-  deleteStoredFile,
-  findStoredFile,
-  insertFileChunk,
-  insertStoredFile,
-  readFileChunk,
-} from './files.repo.js';
+import { can, tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
+import type { Deps } from '../../core/deps.js';
+import * as repo from './files.repo.js';
 
 /**
  * The largest piece of a file's bytes one statement carries. The embedded database runs one
@@ -28,7 +23,7 @@ export interface FileToStore {
 
 /** A file's details, then its bytes in pieces of FILE_CHUNK_BYTES, one statement each. */
 async function writeFile(db: Db, file: FileToStore, onRow: (id: string) => void): Promise<string> {
-  const id = await insertStoredFile(db, {
+  const id = await repo.insertStoredFile(db, {
     organizationId: file.organizationId,
     ownerUserId: file.ownerUserId,
     fileName: file.fileName,
@@ -39,18 +34,19 @@ async function writeFile(db: Db, file: FileToStore, onRow: (id: string) => void)
   onRow(id);
   for (let seq = 0; seq * FILE_CHUNK_BYTES < file.data.length; seq++) {
     const start = seq * FILE_CHUNK_BYTES;
-    await insertFileChunk(db, id, seq, file.data.subarray(start, start + FILE_CHUNK_BYTES));
+    await repo.insertFileChunk(db, id, seq, file.data.subarray(start, start + FILE_CHUNK_BYTES));
   }
   return id;
 }
 
 /**
  * Keeps a checked upload in the database, so every API process can serve it; returns its id. In the
- * caller's transaction, a failure leaves none of its pieces behind. On the embedded database that
- * transaction holds the one session until it commits: `withStoredFile` lets other requests in.
+ * caller's transaction (`withDb(deps, tx)`), a failure leaves none of its pieces behind. On the
+ * embedded database that transaction holds the one session until it commits: `withStoredFile` lets
+ * other requests in.
  */
-export async function storeFile(db: Db, file: FileToStore): Promise<string> {
-  return writeFile(db, file, () => {});
+export async function storeFile(deps: Deps, _actor: Actor | SystemActor, file: FileToStore): Promise<string> {
+  return writeFile(deps.db, file, () => {});
 }
 
 /**
@@ -68,24 +64,29 @@ function inTurn(db: Db): LimitFunction {
 /**
  * Stores `file` before the caller's transaction, then runs `link(fileId)`, the transaction that refers
  * to it. Its pieces are statements of their own, outside any transaction, so on the embedded database
- * other requests take turns with them (docs/decisions/022); `oneAtATime` on the embedded database. If
- * storing or `link` fails, the file and its pieces are deleted.
+ * other requests take turns with them (docs/decisions/022), one file at a time. If storing or `link`
+ * fails, the file and its pieces are deleted.
  */
 export async function withStoredFile<T>(
-  db: Db,
-  file: FileToStore,
-  link: (fileId: string) => Promise<T>,
-  options: { oneAtATime: boolean },
+  deps: Deps,
+  _actor: Actor | SystemActor,
+  input: { file: FileToStore; link: (fileId: string) => Promise<T> },
 ): Promise<T> {
+  const { db } = deps;
   let id: string | undefined;
-  const write = () => writeFile(db, file, (written) => (id = written));
+  const write = () => writeFile(db, input.file, (written) => (id = written));
   try {
-    return await link(await (options.oneAtATime ? inTurn(db)(write) : write()));
+    return await input.link(await (deps.dbKind === 'pglite' ? inTurn(db)(write) : write()));
   } catch (error) {
     // The caller hears of the first failure; a file left by a failed delete is referred to by nothing.
-    if (id) await deleteStoredFile(db, id).catch(() => undefined);
+    if (id) await repo.deleteStoredFile(db, id).catch(() => undefined);
     throw error;
   }
+}
+
+/** Deletes a stored file and its pieces; in the caller's transaction when handed `withDb(deps, tx)`. */
+export async function deleteStoredFile(deps: Deps, _actor: Actor, input: { id: string }): Promise<void> {
+  await repo.deleteStoredFile(deps.db, input.id);
 }
 
 /**
@@ -96,7 +97,7 @@ async function readFileData(db: Db, fileId: string, sizeBytes: number): Promise<
   const pieces: Buffer[] = [];
   let read = 0;
   while (read < sizeBytes) {
-    const piece = await readFileChunk(db, fileId, pieces.length);
+    const piece = await repo.readFileChunk(db, fileId, pieces.length);
     if (!piece) throw notFound();
     pieces.push(piece);
     read += piece.length;
@@ -109,10 +110,25 @@ async function readFileData(db: Db, fileId: string, sizeBytes: number): Promise<
  * A file the caller may read: one of their own organization (any organization for super_admin).
  * A ticket attachment also needs Support READ. Anything else answers 404, as if it did not exist.
  */
-export async function fileForDownload(db: Db, auth: Actor, id: string) {
-  const file = await findStoredFile(db, id);
-  const scope = tenantScope(auth);
+export async function fileForDownload(deps: Deps, actor: Actor, input: { id: string }) {
+  const file = await repo.findStoredFile(deps.db, input.id);
+  const scope = tenantScope(actor);
   if (!file || (scope && file.organizationId !== scope)) throw notFound();
-  if (file.isTicketAttachment && !can(auth, 'support', 'READ')) throw notFound();
-  return { ...file, data: await readFileData(db, file.id, file.sizeBytes) };
+  if (file.isTicketAttachment && !can(actor, 'support', 'READ')) throw notFound();
+  return { ...file, data: await readFileData(deps.db, file.id, file.sizeBytes) };
+}
+
+/**
+ * An upload is stored before the transaction that refers to it (docs/decisions/022); a process that
+ * died in between leaves a file nothing refers to. After a day it is surely not still being linked.
+ */
+export const KEEP_UNREFERENCED_FILES_MS = 24 * 3_600_000;
+
+/** Housekeeping: deletes uploads a day old that nothing refers to. */
+export function pruneUnreferencedFiles(
+  deps: Deps,
+  _actor: SystemActor,
+  input: { now: Date },
+): Promise<number> {
+  return repo.deleteUnreferencedFiles(deps.db, new Date(input.now.getTime() - KEEP_UNREFERENCED_FILES_MS));
 }

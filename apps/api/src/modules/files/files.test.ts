@@ -11,11 +11,15 @@ import { createTestApp, type TestContext } from '../../../test/harness.js';
 import { createTenant, type TestTenant } from '../../../test/fixtures.js';
 import { createPostgresDatabase, usePostgres } from '../../../test/test-database.js';
 import { multipartBody, PDF_BYTES, pdfOfSize } from '../../../test/upload-fixtures.js';
+import { systemActor } from '../../core/actor.js';
+import { withDb } from '../../core/deps.js';
 import { deleteStoredFile } from './files.repo.js';
-import { FILE_CHUNK_BYTES, storeFile, withStoredFile } from './files.service.js';
+import { FILE_CHUNK_BYTES } from './files.service.js';
+import { storeFile, withStoredFile } from './index.js';
 
 let ctx: TestContext;
 let acme: TestTenant;
+const system = systemActor('test');
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -75,22 +79,20 @@ describe('files stored in pieces', () => {
     // Storing succeeded, then a later step of the same transaction failed.
     await expect(
       ctx.database.db.transaction(async (tx) => {
-        await storeFile(tx, { ...lost, data: pdfOfSize(3 * FILE_CHUNK_BYTES) });
+        await storeFile(withDb(ctx.app.deps, tx), system, { ...lost, data: pdfOfSize(3 * FILE_CHUNK_BYTES) });
         throw new Error('a later step failed');
       }),
     ).rejects.toThrow('a later step failed');
     // Stored before the caller's transaction, which then failed.
     const filesBefore = await ctx.database.db.select({ id: storedFiles.id }).from(storedFiles);
     await expect(
-      withStoredFile(
-        ctx.database.db,
-        { ...lost, data: pdfOfSize(3 * FILE_CHUNK_BYTES) },
-        async (fileId) => {
+      withStoredFile(ctx.app.deps, system, {
+        file: { ...lost, data: pdfOfSize(3 * FILE_CHUNK_BYTES) },
+        link: async (fileId) => {
           expect(await chunkCount(fileId)).toBe(3);
           throw new Error('the ticket failed');
         },
-        { oneAtATime: true },
-      ),
+      }),
     ).rejects.toThrow('the ticket failed');
     expect(await ctx.database.db.select({ id: storedFiles.id }).from(storedFiles)).toEqual(filesBefore);
     // Refused over the size limit, while being read.

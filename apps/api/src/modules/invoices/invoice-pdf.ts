@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { formatCount, IST_OFFSET_MINUTES, rupeesInWords } from '@portal/shared';
+import { formatCount, istWallClock, rupeesInWords } from '@portal/shared';
 
 /**
  * The PDF of a GST tax invoice or credit note, with every particular that Rule 46 (invoice) and
@@ -178,7 +178,7 @@ function addressLines(address: string): string[] {
 
 /** dd/mm/yyyy of the calendar day in India (a fixed UTC+05:30), whatever the server's time zone. */
 function indianDate(moment: Date): string {
-  const wall = new Date(moment.getTime() + IST_OFFSET_MINUTES * 60_000);
+  const wall = istWallClock(moment);
   const two = (n: number) => String(n).padStart(2, '0');
   return `${two(wall.getUTCDate())}/${two(wall.getUTCMonth() + 1)}/${wall.getUTCFullYear()}`;
 }

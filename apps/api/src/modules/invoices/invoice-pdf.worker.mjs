@@ -1,5 +1,6 @@
-// A thread of the PDF pool (pdf-renderer.ts): renders tax documents off the API's event loop. The API
-// runs its TypeScript through tsx, which a worker thread registers for itself.
+// A task of the shared worker pool (core/worker-pool.ts, run by document-pdfs.ts): renders tax
+// documents off the API's event loop. The API runs its TypeScript through tsx, which a worker thread
+// registers for itself.
 import { register } from 'tsx/esm/api';
 
 register();

@@ -6,6 +6,7 @@ import {
   type SellerTaxProfileFields,
 } from '@portal/shared';
 import type { Db } from '../../db/client.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 import {
   companyDetails,
   creditNotes,
@@ -171,9 +172,8 @@ function documentFilter(table: DocumentTable, filter: InvoiceFilter, scope: stri
 
 export async function listInvoiceRows(
   db: Db,
-  filter: InvoiceFilter,
+  filter: InvoiceFilter & PageQuery,
   scope: string | null,
-  page: { limit: number; offset: number },
 ): Promise<{ rows: InvoiceRow[]; total: number }> {
   const where = documentFilter(invoices, filter, scope);
   const [rows, [counted]] = await Promise.all([
@@ -182,8 +182,8 @@ export async function listInvoiceRows(
       .from(invoices)
       .where(where)
       .orderBy(desc(invoices.issuedAt), desc(invoices.sequence), desc(invoices.number))
-      .limit(page.limit)
-      .offset(page.offset),
+      .limit(filter.pageSize)
+      .offset(offsetOf(filter)),
     db.select({ total: count() }).from(invoices).where(where),
   ]);
   return { rows, total: counted!.total };
@@ -207,17 +207,16 @@ const listedNote = (r: { note: CreditNoteRow; invoiceNumber: string; invoiceIssu
 
 export async function listCreditNoteRows(
   db: Db,
-  filter: InvoiceFilter,
+  filter: InvoiceFilter & PageQuery,
   scope: string | null,
-  page: { limit: number; offset: number },
 ): Promise<{ rows: CreditNoteListed[]; total: number }> {
   const where = documentFilter(creditNotes, filter, scope);
   const [rows, [counted]] = await Promise.all([
     selectCreditNotes(db)
       .where(where)
       .orderBy(desc(creditNotes.issuedAt), desc(creditNotes.sequence), desc(creditNotes.number))
-      .limit(page.limit)
-      .offset(page.offset),
+      .limit(filter.pageSize)
+      .offset(offsetOf(filter)),
     db.select({ total: count() }).from(creditNotes).where(where),
   ]);
   return { rows: rows.map(listedNote), total: counted!.total };

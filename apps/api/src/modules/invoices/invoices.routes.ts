@@ -9,31 +9,30 @@ import {
   invoiceSchema,
   messages,
   pageSchema,
-  refundBodySchema,
-  refundResultSchema,
   sellerTaxProfileBodySchema,
   sellerTaxProfileSchema,
   successSchema,
 } from '@portal/shared';
 import { attachmentDisposition, spreadsheetContentType, spreadsheetFileName } from '../../lib/spreadsheet.js';
 import { access, requireActor } from '../../plugins/access.js';
-import { tenantScope } from '../../core/actor.js';
-import { readIdempotencyKey } from '../billing/idempotency.service.js';
-import { invoiceRegister } from './invoice-register.js';
-import { creditNotePdf, invoicePdf, listCreditNotes, listInvoices } from './invoices.service.js';
-import { refundPayment } from './refunds.service.js';
+import { creditNotePdf, listCreditNotes } from './credit-notes.service.js';
+import type { DocumentPdf } from './document-pdfs.js';
+import { exportInvoiceRegister, invoicePdf, listInvoices } from './invoices.service.js';
 import { getTaxProfile, saveTaxProfile } from './tax-profile.service.js';
 
 const tags = ['invoices'];
 
-function sendPdf(reply: FastifyReply, document: { fileName: string; pdf: Buffer }) {
+function sendPdf(reply: FastifyReply, document: DocumentPdf) {
   return reply
     .header('Content-Type', 'application/pdf')
     .header('Content-Disposition', attachmentDisposition(document.fileName))
     .send(document.pdf);
 }
 
-/** Tax invoices, credit notes, refunds and the seller's tax profile (docs/product.md, "Tax invoices"). */
+/**
+ * Tax invoices, credit notes and the seller's tax profile (docs/product.md, "Tax invoices"). Refunds,
+ * which issue credit notes, are a payments URL and live in billing.
+ */
 export async function invoicesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -48,7 +47,10 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
         response: { 200: successSchema(sellerTaxProfileSchema.nullable()) },
       },
     },
-    async (request) => ({ success: true as const, data: await getTaxProfile(app, requireActor(request)) }),
+    async (request) => ({
+      success: true as const,
+      data: await getTaxProfile(app.deps, requireActor(request)),
+    }),
   );
 
   app.put(
@@ -65,7 +67,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
     async (request) => ({
       success: true as const,
       message: messages.tax.profileSaved,
-      data: await saveTaxProfile(app, requireActor(request), request.body),
+      data: await saveTaxProfile(app.deps, requireActor(request), request.body),
     }),
   );
 
@@ -80,10 +82,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(invoiceSchema) },
       },
     },
-    async (request) => {
-      const { items, meta } = await listInvoices(app.db, requireActor(request), request.query);
-      return { success: true as const, data: items, meta };
-    },
+    async (request) => listInvoices(app.deps, requireActor(request), request.query),
   );
 
   app.get(
@@ -99,7 +98,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const stream = invoiceRegister(app.db, request.query, tenantScope(requireActor(request)));
+      const stream = exportInvoiceRegister(app.deps, requireActor(request), request.query);
       return reply
         .header('Content-Type', spreadsheetContentType('xlsx'))
         .header('Content-Disposition', attachmentDisposition(spreadsheetFileName('gstr1-register', 'xlsx')))
@@ -119,7 +118,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      sendPdf(reply, await invoicePdf(app, request.params.id, tenantScope(requireActor(request)))),
+      sendPdf(reply, await invoicePdf(app.deps, requireActor(request), { id: request.params.id })),
   );
 
   app.get(
@@ -133,10 +132,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(creditNoteSchema) },
       },
     },
-    async (request) => {
-      const { items, meta } = await listCreditNotes(app.db, requireActor(request), request.query);
-      return { success: true as const, data: items, meta };
-    },
+    async (request) => listCreditNotes(app.deps, requireActor(request), request.query),
   );
 
   app.get(
@@ -151,29 +147,6 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      sendPdf(reply, await creditNotePdf(app, request.params.id, tenantScope(requireActor(request)))),
-  );
-
-  app.post(
-    '/api/auth/payments/:id/refunds',
-    {
-      // Also needs Organization Management CREATE (platform operator), checked in the service.
-      config: { access: access.can('subscriptions', 'UPDATE') },
-      schema: {
-        tags,
-        summary:
-          'Refund a captured payment fully or in part (Idempotency-Key required): a credit note, and the refunded share of its credits taken back',
-        params: idParamsSchema,
-        body: refundBodySchema,
-        response: { 201: successSchema(refundResultSchema).extend({ message: z.string() }) },
-      },
-    },
-    async (request, reply) => {
-      const auth = requireActor(request);
-      const key = readIdempotencyKey(request, true);
-      const result = await refundPayment(app, auth, request.params.id, request.body, key);
-      if (result.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.status(result.status as 201).send(result.body);
-    },
+      sendPdf(reply, await creditNotePdf(app.deps, requireActor(request), { id: request.params.id })),
   );
 }

@@ -20,6 +20,8 @@ import { TEST_SELLER_GSTIN, TEST_SELLER_PROFILE } from '../../../test/test-datab
 import { documentCounters, invoices, payments, sellerTaxProfile } from '../../db/schema/index.js';
 import { countRows, onboardingBody, tenantAdmin, terms } from '../billing/test-helpers.js';
 import { upsertCompanyDetails } from '../companies/companies.repo.js';
+import { systemActor } from '../../core/actor.js';
+import { withDb } from '../../core/deps.js';
 import { issueInvoice } from './invoices.service.js';
 
 /** A valid GSTIN of a state for a made-up PAN. */
@@ -108,7 +110,12 @@ describe('numbering', () => {
           .insert(payments)
           .values({ organizationId: orgId, amountPaise: 11_800, paymentDate: issuedAt })
           .returning();
-        return (await issueInvoice(tx, { payment: payment!, subscription: null, issuedAt })).invoice;
+        const issued = await issueInvoice(withDb(ctx.app.deps, tx), systemActor('test'), {
+          payment: payment!,
+          subscription: null,
+          issuedAt,
+        });
+        return issued.invoice;
       });
     // 2031: years no other test reaches, so each series starts here.
     const lastMoment = await issue(new Date('2031-03-31T18:29:59.000Z'));

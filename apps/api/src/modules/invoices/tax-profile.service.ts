@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   meets,
   REQUIREMENTS,
@@ -7,9 +6,11 @@ import {
   type SellerTaxProfileFields,
 } from '@portal/shared';
 import { forbidden } from '../../lib/errors.js';
-import type { Actor } from '../../core/actor.js';
+import type { Actor, SystemActor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
+import type { Deps } from '../../core/deps.js';
 import { findSellerTaxProfile, saveSellerTaxProfile, type SellerTaxProfileRow } from './invoices.repo.js';
+import { sellerProfileOrRefuse } from './issuing.js';
 
 /** The seller's tax profile (Settings → Tax details): the platform operator's, used by every invoice. */
 
@@ -28,24 +29,24 @@ function toDto(row: SellerTaxProfileRow): SellerTaxProfile {
   };
 }
 
-export async function getTaxProfile(app: FastifyInstance, auth: Actor): Promise<SellerTaxProfile | null> {
-  if (!meets(auth, REQUIREMENTS.manageTaxProfile)) throw forbidden();
-  const row = await findSellerTaxProfile(app.db);
+export async function getTaxProfile(deps: Deps, actor: Actor): Promise<SellerTaxProfile | null> {
+  if (!meets(actor, REQUIREMENTS.manageTaxProfile)) throw forbidden();
+  const row = await findSellerTaxProfile(deps.db);
   return row ? toDto(row) : null;
 }
 
 /** Later invoices carry the new particulars; issued ones keep theirs (each holds a copy). */
 export async function saveTaxProfile(
-  app: FastifyInstance,
-  auth: Actor,
+  deps: Deps,
+  actor: Actor,
   fields: SellerTaxProfileFields,
 ): Promise<SellerTaxProfile> {
-  if (!meets(auth, REQUIREMENTS.manageTaxProfile)) throw forbidden();
-  return app.db.transaction(async (tx) => {
-    const row = await saveSellerTaxProfile(tx, fields, auth.userId);
+  if (!meets(actor, REQUIREMENTS.manageTaxProfile)) throw forbidden();
+  return deps.db.transaction(async (tx) => {
+    const row = await saveSellerTaxProfile(tx, fields, actor.userId);
     await recordActivity(tx, {
-      organizationId: auth.organizationId,
-      actorUserId: auth.userId,
+      organizationId: actor.organizationId,
+      actorUserId: actor.userId,
       action: 'updated',
       entityType: 'tax_profile',
       entityId: null,
@@ -53,4 +54,12 @@ export async function saveTaxProfile(
     });
     return toDto(row);
   });
+}
+
+/**
+ * Every captured payment gets a tax invoice, so no money is taken (or refunded) before the seller
+ * can issue one: 409 until the seller's particulars are set up.
+ */
+export async function requireSellerTaxProfile(deps: Deps, _actor: Actor | SystemActor): Promise<void> {
+  await sellerProfileOrRefuse(deps.db);
 }

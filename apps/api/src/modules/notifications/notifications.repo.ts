@@ -1,6 +1,7 @@
 import { and, count, desc, eq, exists, inArray, isNull, notExists, or, sql } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUS_ACTIVE, SYSTEM_ROLES } from '@portal/shared';
 import type { Db } from '../../db/client.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 import { notifications, organizations, roles, subscriptions, users } from '../../db/schema/index.js';
 
 export type NotificationKind = (typeof notifications.$inferInsert)['kind'];
@@ -79,7 +80,7 @@ export type NotificationRow = typeof notifications.$inferSelect;
 export async function listNotificationRows(
   db: Db,
   userId: string,
-  filter: { unreadOnly?: boolean | undefined; page: number; pageSize: number },
+  filter: PageQuery & { unreadOnly?: boolean | undefined },
 ): Promise<{ rows: NotificationRow[]; total: number; unreadCount: number }> {
   const mine = eq(notifications.userId, userId);
   const where = filter.unreadOnly ? and(mine, isNull(notifications.readAt)) : mine;
@@ -90,7 +91,7 @@ export async function listNotificationRows(
       .where(where)
       .orderBy(desc(notifications.createdAt), desc(notifications.id))
       .limit(filter.pageSize)
-      .offset((filter.page - 1) * filter.pageSize),
+      .offset(offsetOf(filter)),
     db
       .select({
         total: filter.unreadOnly

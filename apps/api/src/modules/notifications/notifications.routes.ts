@@ -9,21 +9,24 @@ import {
   successSchema,
   unreadCountSchema,
 } from '@portal/shared';
+import { systemActor } from '../../core/actor.js';
+import { pageEnvelope } from '../../lib/paging.js';
+import { hourly, runPeriodically, type PeriodicJobOptions } from '../../lib/periodic-job.js';
 import { access, requireActor } from '../../plugins/access.js';
-import { hourly } from '../../lib/periodic-job.js';
-import { noticeSweeper } from './notice-sweeper.js';
-import {
-  listOwnNotifications,
-  markAllOwnRead,
-  markOwnRead,
-  ownUnreadCount,
-} from './notifications.service.js';
+import * as service from './notifications.service.js';
 
 const tags = ['notifications'];
 
+/** Runs `sweepSubscriptionNotices` on a timer; the notices are deduplicated in the database. */
+export async function noticeSweeper(app: FastifyInstance, options: PeriodicJobOptions) {
+  runPeriodically(app, 'subscription notices', options, () =>
+    service.sweepSubscriptionNotices(app.deps, systemActor('notice-sweeper'), { now: new Date() }),
+  );
+}
+
 export async function notificationsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  await app.register(noticeSweeper, { enabled: app.env.NODE_ENV !== 'test', ...hourly });
+  await app.register(noticeSweeper, { enabled: app.deps.env.NODE_ENV !== 'test', ...hourly });
 
   app.get(
     '/api/auth/notifications',
@@ -43,10 +46,13 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = requireActor(request);
-      const { page, pageSize } = request.query;
-      const { items, total, unreadCount } = await listOwnNotifications(app.db, auth, request.query);
-      return { success: true as const, data: items, meta: { page, pageSize, total, unreadCount } };
+      const { items, total, unreadCount } = await service.listOwnNotifications(
+        app.deps,
+        requireActor(request),
+        request.query,
+      );
+      const page = pageEnvelope(request.query, items, total);
+      return { ...page, meta: { ...page.meta, unreadCount } };
     },
   );
 
@@ -61,7 +67,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const count = await ownUnreadCount(app.db, requireActor(request));
+      const count = await service.ownUnreadCount(app.deps, requireActor(request));
       return { success: true as const, data: { count } };
     },
   );
@@ -77,7 +83,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const updated = await markAllOwnRead(app.db, requireActor(request));
+      const updated = await service.markAllOwnRead(app.deps, requireActor(request));
       return { success: true as const, data: { updated } };
     },
   );
@@ -94,7 +100,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await markOwnRead(app.db, requireActor(request), request.params.id);
+      const data = await service.markOwnRead(app.deps, requireActor(request), request.params);
       return { success: true as const, data };
     },
   );

@@ -9,22 +9,19 @@ import {
 } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
-import type { Actor } from '../../core/actor.js';
-import {
-  countUnread,
-  findSubscriptionNoticeCandidates,
-  listNotificationRows,
-  markAllNotificationsRead,
-  markNotificationRead,
-  notifyOrganizationAdmins,
-  type NotificationRow,
-} from './notifications.repo.js';
+import type { Actor, SystemActor } from '../../core/actor.js';
+import type { Deps } from '../../core/deps.js';
+import * as repo from './notifications.repo.js';
+import type { NotificationInput, NotificationRow } from './notifications.repo.js';
 
 const DAY_MS = 86_400_000;
 /** Where a tenant admin renews: the billing screen, as the payment-verified notice links it. */
 export const RENEW_LINK = '/dashboard/billing';
 
-export function toNotificationDto(row: NotificationRow): PortalNotification {
+/** A notice about one organization: what it says, and which organization it concerns. */
+export type OrganizationNotice = NotificationInput & { organizationId: string };
+
+function toNotificationDto(row: NotificationRow): PortalNotification {
   return {
     id: row.id,
     kind: row.kind,
@@ -38,21 +35,49 @@ export function toNotificationDto(row: NotificationRow): PortalNotification {
 }
 
 /**
+ * Notifies the active admins of one organization (payment verified, invoice issued, refund,
+ * subscription expiring or expired). In the caller's transaction when handed `withDb(deps, tx)`.
+ */
+export async function notifyOrganizationAdmins(
+  deps: Deps,
+  _actor: Actor | SystemActor,
+  input: OrganizationNotice,
+): Promise<void> {
+  const { organizationId, ...notice } = input;
+  await repo.notifyOrganizationAdmins(deps.db, organizationId, notice);
+}
+
+/** Notifies every active super administrator of something in an organization (a new ticket). */
+export async function notifySuperAdmins(
+  deps: Deps,
+  _actor: Actor | SystemActor,
+  input: OrganizationNotice,
+): Promise<void> {
+  const { organizationId, ...notice } = input;
+  await repo.notifySuperAdmins(deps.db, organizationId, notice);
+}
+
+/** The active admins of an organization (the admin system role): who hears of its billing. */
+export async function activeOrganizationAdmins(
+  deps: Deps,
+  _actor: Actor | SystemActor,
+  input: { organizationId: string },
+): Promise<{ id: string; email: string }[]> {
+  return repo.activeOrganizationAdmins(deps.db, input.organizationId);
+}
+
+/**
  * Tells each tenant's admins, once, that their subscription ends within 7 days or has ended.
  * Idempotent (the dedupe key `expiring:<id>` / `expired:<id>` is unique per user), so any number
  * of processes may run it at once. `organizationId` narrows it to one tenant (the lazy run).
  */
-export async function sweepSubscriptionNotices(
-  db: Db,
-  now: Date,
-  options: { organizationId?: string } = {},
-): Promise<number> {
+async function sweep(db: Db, now: Date, organizationId?: string): Promise<number> {
   const horizon = new Date(now.getTime() + SUBSCRIPTION_EXPIRY_WARNING_DAYS * DAY_MS);
-  const candidates = await findSubscriptionNoticeCandidates(db, now, horizon, options.organizationId);
+  const candidates = await repo.findSubscriptionNoticeCandidates(db, now, horizon, organizationId);
   for (const c of candidates) {
     const date = formatDate(c.validUntil);
     const expired = c.kind === 'subscription_expired';
-    await notifyOrganizationAdmins(db, c.organizationId, {
+    await repo.notifyOrganizationAdmins(db, c.organizationId, {
       kind: c.kind,
       title: expired ? messages.notifications.expiredTitle : messages.notifications.expiringTitle,
       body: expired ? subscriptionExpiredBody(date) : subscriptionExpiringBody(date),
@@ -63,29 +88,42 @@ export async function sweepSubscriptionNotices(
   return candidates.length;
 }
 
-/** A cheap catch-up for the caller's own organization, so a notice never waits for the hourly run. */
-async function sweepOwn(db: Db, auth: Actor, now: Date) {
-  if (auth.isSuperAdmin) return;
-  await sweepSubscriptionNotices(db, now, { organizationId: auth.organizationId });
+/** The scheduled run over every tenant (`sweep`); returns how many subscriptions were noticed. */
+export async function sweepSubscriptionNotices(
+  deps: Deps,
+  _actor: SystemActor,
+  input: { now: Date },
+): Promise<number> {
+  return sweep(deps.db, input.now);
 }
 
-export async function listOwnNotifications(db: Db, auth: Actor, query: NotificationListQuery) {
-  await sweepOwn(db, auth, new Date());
-  const { rows, total, unreadCount } = await listNotificationRows(db, auth.userId, query);
+/** A cheap catch-up for the caller's own organization, so a notice never waits for the hourly run. */
+async function sweepOwn(db: Db, actor: Actor, now: Date) {
+  if (actor.isSuperAdmin) return;
+  await sweep(db, now, actor.organizationId);
+}
+
+export async function listOwnNotifications(deps: Deps, actor: Actor, query: NotificationListQuery) {
+  await sweepOwn(deps.db, actor, new Date());
+  const { rows, total, unreadCount } = await repo.listNotificationRows(deps.db, actor.userId, query);
   return { items: rows.map(toNotificationDto), total, unreadCount };
 }
 
-export async function ownUnreadCount(db: Db, auth: Actor): Promise<number> {
-  await sweepOwn(db, auth, new Date());
-  return countUnread(db, auth.userId);
+export async function ownUnreadCount(deps: Deps, actor: Actor): Promise<number> {
+  await sweepOwn(deps.db, actor, new Date());
+  return repo.countUnread(deps.db, actor.userId);
 }
 
-export async function markOwnRead(db: Db, auth: Actor, id: string): Promise<PortalNotification> {
-  const row = await markNotificationRead(db, auth.userId, id, new Date());
+export async function markOwnRead(
+  deps: Deps,
+  actor: Actor,
+  input: { id: string },
+): Promise<PortalNotification> {
+  const row = await repo.markNotificationRead(deps.db, actor.userId, input.id, new Date());
   if (!row) throw notFound(messages.notifications.notFound);
   return toNotificationDto(row);
 }
 
-export async function markAllOwnRead(db: Db, auth: Actor): Promise<number> {
-  return markAllNotificationsRead(db, auth.userId, new Date());
+export async function markAllOwnRead(deps: Deps, actor: Actor): Promise<number> {
+  return repo.markAllNotificationsRead(deps.db, actor.userId, new Date());
 }

@@ -12,13 +12,15 @@ import {
   type TestContext,
 } from '../../../test/harness.js';
 import { addSubscription, createRole, createTenant, type TestTenant } from '../../../test/fixtures.js';
-import { noticeSweeper } from './notice-sweeper.js';
-import { notifyOrganizationAdmins, notifySuperAdmins } from './notifications.repo.js';
+import { systemActor } from '../../core/actor.js';
+import { notifyOrganizationAdmins, notifySuperAdmins } from './index.js';
+import { noticeSweeper } from './notifications.routes.js';
 import { RENEW_LINK, sweepSubscriptionNotices } from './notifications.service.js';
 
 const DAY = 86_400_000;
 let ctx: TestContext;
 let root: Session;
+const system = systemActor('test');
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -47,7 +49,8 @@ describe('own notifications', () => {
         createdAt: new Date(Date.parse('2025-05-01T00:00:00Z') + i * 60_000),
       });
     }
-    await notifyOrganizationAdmins(ctx.database.db, beta.organizationId, {
+    await notifyOrganizationAdmins(ctx.app.deps, system, {
+      organizationId: beta.organizationId,
       kind: 'payment_verified',
       title: 'Beta payment',
       body: 'Paid',
@@ -132,7 +135,8 @@ describe('own notifications', () => {
   });
 
   it('delivers new-ticket notices to every active super administrator', async () => {
-    await notifySuperAdmins(ctx.database.db, alpha.organizationId, {
+    await notifySuperAdmins(ctx.app.deps, system, {
+      organizationId: alpha.organizationId,
       kind: 'ticket_created',
       title: 'New ticket',
       body: 'TICKET-1',
@@ -222,7 +226,7 @@ describe('sweepSubscriptionNotices', () => {
   });
 
   it("tells each affected organization's active admins once, and nobody else", async () => {
-    await sweepSubscriptionNotices(ctx.database.db, now);
+    await sweepSubscriptionNotices(ctx.app.deps, system, { now });
     const expiringNotices = await noticesOf([expiring.userId, expiringSecondAdmin, inactiveAdmin, memberId]);
     expect(expiringNotices.map((n) => n.userId).sort()).toEqual(
       [expiring.userId, expiringSecondAdmin].sort(),
@@ -255,18 +259,18 @@ describe('sweepSubscriptionNotices', () => {
   it('creates nothing more when run again, even from two processes at once', async () => {
     const count = async () => (await ctx.database.db.select().from(notifications)).length;
     const before = await count();
-    await sweepSubscriptionNotices(ctx.database.db, now);
+    await sweepSubscriptionNotices(ctx.app.deps, system, { now });
     await Promise.all([
-      sweepSubscriptionNotices(ctx.database.db, now),
-      sweepSubscriptionNotices(ctx.database.db, now),
+      sweepSubscriptionNotices(ctx.app.deps, system, { now }),
+      sweepSubscriptionNotices(ctx.app.deps, system, { now }),
     ]);
     expect(await count()).toBe(before);
   });
 
   it('sends the expired notice once the expiring subscription has ended', async () => {
     const later = new Date(now.getTime() + 4 * DAY);
-    await sweepSubscriptionNotices(ctx.database.db, later);
-    await sweepSubscriptionNotices(ctx.database.db, later);
+    await sweepSubscriptionNotices(ctx.app.deps, system, { now: later });
+    await sweepSubscriptionNotices(ctx.app.deps, system, { now: later });
     const kinds = (await noticesOf([expiring.userId])).map((n) => n.kind).sort();
     expect(kinds).toEqual(['subscription_expired', 'subscription_expiring']);
   });
@@ -291,7 +295,7 @@ describe('sweepSubscriptionNotices', () => {
       validUntil: new Date(Date.now() - DAY),
     });
     const app = Fastify({ logger: false });
-    app.decorate('db', ctx.database.db);
+    app.decorate('deps', ctx.app.deps);
     await app.register(noticeSweeper, { enabled: true, intervalMs: 20, initialDelayMs: 5 });
     await app.ready();
     const deadline = Date.now() + 5_000;

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { organizations } from '../../db/schema/index.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 
 export interface OrganizationFilter {
   /** Tenant confinement: null for super_admin. */
@@ -11,11 +12,7 @@ export interface OrganizationFilter {
 }
 
 /** One page of organizations, by name or creation date, with the total matching. */
-export async function listOrganizationRows(
-  db: Db,
-  filter: OrganizationFilter,
-  page: { page: number; pageSize: number },
-) {
+export async function listOrganizationRows(db: Db, filter: OrganizationFilter, page: PageQuery) {
   const term = filter.search?.trim().toLowerCase();
   const where = and(
     filter.scope ? eq(organizations.id, filter.scope) : undefined,
@@ -37,11 +34,30 @@ export async function listOrganizationRows(
       .where(where)
       .orderBy(direction(key), direction(organizations.id))
       .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize),
+      .offset(offsetOf(page)),
     db
       .select({ n: sql<number>`count(*)::int` })
       .from(organizations)
       .where(where),
   ]);
   return { rows, total: total?.n ?? 0 };
+}
+
+export async function findOrganizationById(db: Db, id: string) {
+  const [row] = await db
+    .select({ id: organizations.id, name: organizations.name, isPlatform: organizations.isPlatform })
+    .from(organizations)
+    .where(eq(organizations.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Creates the organization unless it exists (idempotent); true when this call made it. */
+export async function insertOrganizationIfMissing(db: Db, values: { id: string; name: string }) {
+  const rows = await db
+    .insert(organizations)
+    .values(values)
+    .onConflictDoNothing({ target: organizations.id })
+    .returning({ id: organizations.id });
+  return rows.length === 1;
 }

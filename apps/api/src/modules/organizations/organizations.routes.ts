@@ -3,8 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listQuerySchema, organizationSummarySchema, pageSchema } from '@portal/shared';
 import { access, requireActor } from '../../plugins/access.js';
-import { tenantScope } from '../../core/actor.js';
-import { listOrganizationRows } from './organizations.repo.js';
+import { listOrganizations } from './organizations.service.js';
 
 const tags = ['organizations'];
 const querystring = listQuerySchema.extend({
@@ -26,19 +25,6 @@ export async function organizationsRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(organizationSummarySchema) },
       },
     },
-    async (request) => {
-      const { page, pageSize, search, sort, order } = request.query;
-      const scope = tenantScope(requireActor(request));
-      const { rows, total } = await listOrganizationRows(
-        app.db,
-        { scope, search, sort, order },
-        { page, pageSize },
-      );
-      return {
-        success: true as const,
-        data: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
-        meta: { page, pageSize, total },
-      };
-    },
+    async (request) => listOrganizations(app.deps, requireActor(request), request.query),
   );
 }

@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { changePasswordBodySchema, messages, okSchema, successSchema } from '@portal/shared';
-import { clientAddress } from '../../lib/client-address.js';
-import { access, requireActor } from '../../plugins/access.js';
-import { isLinkTokenLive } from '../auth/auth.service.js';
+import {
+  changePasswordBodySchema,
+  forgotPasswordBodySchema,
+  messages,
+  okSchema,
+  resetPasswordBodySchema,
+  successSchema,
+} from '@portal/shared';
+import { access, requireActor, visitorOf } from '../../plugins/access.js';
+import { forgotPassword, isLinkTokenLive, resetPassword } from './password-links.service.js';
 import { changePassword } from './password.service.js';
 
 const tags = ['auth'];
@@ -31,6 +37,40 @@ const checkResetTokenAnswerSchema = successSchema(z.object({ usable: z.boolean()
 export async function passwordRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
+  app.post(
+    '/api/auth/forgot-password',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'Email a reset link (same answer for any email)',
+        body: forgotPasswordBodySchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await forgotPassword(app.deps, visitorOf(request), request.body);
+      return { success: true as const, message: messages.login.forgotPasswordSent };
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'Set a password from an invite or reset link',
+        body: resetPasswordBodySchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await resetPassword(app.deps, visitorOf(request), request.body);
+      return { success: true as const, message: messages.login.resetDone };
+    },
+  );
+
   app.put(
     '/api/auth/users/password',
     {
@@ -43,7 +83,7 @@ export async function passwordRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await changePassword(app, requireActor(request), request.body);
+      await changePassword(app.deps, requireActor(request), request.body);
       return { success: true as const, message: messages.password.changed };
     },
   );
@@ -63,7 +103,7 @@ export async function passwordRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: { usable: await isLinkTokenLive(app, request.body.token, clientAddress(request)) },
+      data: { usable: await isLinkTokenLive(app.deps, visitorOf(request), request.body) },
     }),
   );
 }

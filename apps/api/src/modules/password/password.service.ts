@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { isStrongPassword, messages } from '@portal/shared';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import type { Actor } from '../../core/actor.js';
+import { withDb, type Deps } from '../../core/deps.js';
 import { recordOwnAccountChange } from '../../core/activity-log.repo.js';
-import { revokeUserSessions } from '../auth/sessions.repo.js';
-import { clearSignInFailures } from '../auth/sign-in.repo.js';
 import { countHit } from '../../core/rate-limits.repo.js';
+import { clearSignInFailures } from '../../core/sign-in-failures.repo.js';
+import { endOtherSessions } from '../sessions/index.js';
 import { findPasswordHash, setPasswordHash } from './password.repo.js';
 
 /**
@@ -27,28 +27,28 @@ export interface PasswordChange {
  * (401), then new ≠ current, then the strength rule (400 each). Success ends the user's other
  * sessions (this one stays signed in) and forgets failed sign-ins to the account.
  */
-export async function changePassword(app: FastifyInstance, auth: Actor, change: PasswordChange) {
-  if (change.userId !== undefined && change.userId !== auth.userId) throw forbidden();
-  const hits = await countHit(app.db, `password-change:user:${auth.userId}`, PASSWORD_CHANGE_WINDOW_MS);
+export async function changePassword(deps: Deps, actor: Actor, change: PasswordChange) {
+  if (change.userId !== undefined && change.userId !== actor.userId) throw forbidden();
+  const hits = await countHit(deps.db, `password-change:user:${actor.userId}`, PASSWORD_CHANGE_WINDOW_MS);
   if (hits > PASSWORD_CHANGE_LIMIT) throw tooManyRequests(messages.password.tooManyAttempts);
 
-  const user = await findPasswordHash(app.db, auth.userId);
+  const user = await findPasswordHash(deps.db, actor.userId);
   if (!user) throw unauthorized();
-  if (!(await app.hasher.verify(user.passwordHash, change.currentPassword))) {
+  if (!(await deps.hasher.verify(user.passwordHash, change.currentPassword))) {
     throw unauthorized(messages.password.currentIncorrect);
   }
   if (change.newPassword === change.currentPassword) throw badRequest(messages.password.sameAsCurrent);
   if (!isStrongPassword(change.newPassword)) throw badRequest(messages.password.weak);
 
-  const passwordHash = await app.hasher.hash(change.newPassword);
-  await app.db.transaction(async (tx) => {
-    await setPasswordHash(tx, auth.userId, passwordHash);
-    await revokeUserSessions(tx, auth.userId, auth.familyId);
+  const passwordHash = await deps.hasher.hash(change.newPassword);
+  await deps.db.transaction(async (tx) => {
+    await setPasswordHash(tx, actor.userId, passwordHash);
+    await endOtherSessions(withDb(deps, tx), actor);
     // Whoever failed with the old password or its codes no longer has it.
-    await clearSignInFailures(tx, auth.userId);
+    await clearSignInFailures(tx, actor.userId);
     await recordOwnAccountChange(
       tx,
-      { organizationId: user.organizationId, userId: auth.userId },
+      { organizationId: user.organizationId, userId: actor.userId },
       'Changed the password',
     );
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@portal/shared';
 import { activityEntries, oneTimeTokens, users } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/tokens.js';
-import { issueOneTimeToken } from '../auth/one-time-tokens.repo.js';
+import { issueOneTimeToken } from './one-time-tokens.repo.js';
 import { createTestApp, Session, STRONG_PASSWORD, type TestContext } from '../../../test/harness.js';
 import { createTenant, type TestTenant } from '../../../test/fixtures.js';
 import { PASSWORD_CHANGE_LIMIT } from './password.service.js';

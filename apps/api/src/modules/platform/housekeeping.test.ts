@@ -4,11 +4,12 @@ import { idempotencyKeys, rateLimitBuckets, sessions, storedFiles, users } from 
 import { createTestApp, signIn, type TestContext } from '../../../test/harness.js';
 import { usePostgres } from '../../../test/test-database.js';
 import { sha256Hex } from '../../lib/tokens.js';
-import { ACCESS_COOKIE } from '../auth/cookies.js';
-import { storeFile } from '../files/files.service.js';
+import { ACCESS_COOKIE } from '../../plugins/session-cookies.js';
+import { storeFile } from '../files/index.js';
+import { systemActor } from '../../core/actor.js';
 import { countHit } from '../../core/rate-limits.repo.js';
-import { pruneExpired } from './housekeeping.repo.js';
-import { runHousekeeping } from './housekeeping.js';
+import { housekeepingPruners } from '../index.js';
+import { runHousekeeping } from './housekeeping.service.js';
 
 let ctx: TestContext;
 
@@ -20,7 +21,11 @@ afterAll(() => ctx.close());
 const HOUR = 3_600_000;
 const USER = '00000000-0000-4000-8000-000000000001';
 
-describe('pruneExpired', () => {
+/** One run of the housekeeping as the route table wires it: every module's pruner. */
+const housekeep = (now: Date) =>
+  runHousekeeping(ctx.app.deps, systemActor('housekeeping'), { now, pruners: housekeepingPruners });
+
+describe('housekeeping', () => {
   it('deletes rate-limit windows and idempotency keys older than a day, and keeps the rest', async () => {
     const db = ctx.database.db;
     const now = Date.now();
@@ -44,7 +49,7 @@ describe('pruneExpired', () => {
       .insert(idempotencyKeys)
       .values([key('old', 25), key('stale-claim', 30, 'in_progress'), key('recent', 23)]);
 
-    const pruned = await pruneExpired(db, new Date(now));
+    const pruned = await housekeep(new Date(now));
     expect(pruned).toMatchObject({ rateLimitWindows: 1, idempotencyKeys: 2 });
 
     const windows = await db
@@ -71,7 +76,7 @@ describe('pruneExpired', () => {
       })
       .where(eq(sessions.accessTokenHash, endedHash));
 
-    expect((await pruneExpired(ctx.database.db, new Date())).sessions).toBe(1);
+    expect((await housekeep(new Date())).sessions).toBe(1);
     const left = await ctx.database.db
       .select({ id: sessions.id })
       .from(sessions)
@@ -88,7 +93,7 @@ describe('pruneExpired', () => {
       .from(users)
       .where(eq(users.id, ctx.adminId));
     const file = (name: string) =>
-      storeFile(db, {
+      storeFile(ctx.app.deps, systemActor('test'), {
         organizationId: admin!.organizationId,
         ownerUserId: admin!.id,
         fileName: `${name}.png`,
@@ -103,7 +108,7 @@ describe('pruneExpired', () => {
       .set({ createdAt: dayAgo })
       .where(inArray(storedFiles.id, [orphan, image]));
 
-    expect((await pruneExpired(db, new Date())).unreferencedFiles).toBe(1);
+    expect((await housekeep(new Date())).unreferencedFiles).toBe(1);
     const left = await db
       .select({ id: storedFiles.id })
       .from(storedFiles)
@@ -116,15 +121,18 @@ describe('pruneExpired', () => {
     'gives the embedded database the statistics and cleanup its missing autovacuum would',
     async () => {
       const db = ctx.database.db;
+      // A table of its own: earlier runs of this file have analyzed the others already.
+      await db.execute(sql`create table housekeeping_probe as select g as n from generate_series(1, 100) g`);
       const statistics = async () => {
         const { rows } = await db.execute<{ n: number }>(
-          sql`select count(*)::int as n from pg_stats where tablename = 'users'`,
+          sql`select count(*)::int as n from pg_stats where tablename = 'housekeeping_probe'`,
         );
         return rows[0]!.n;
       };
       expect(await statistics()).toBe(0);
-      await runHousekeeping(db, ctx.database.kind, new Date());
+      await housekeep(new Date());
       expect(await statistics()).toBeGreaterThan(0);
+      await db.execute(sql`drop table housekeeping_probe`);
     },
   );
 });

@@ -2,17 +2,16 @@ import { and, asc, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Position, PositionListQuery, PositionStatus } from '@portal/shared';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 import { organizations, positions } from '../../db/schema/index.js';
 
-export interface PositionFilter {
+export interface PositionFilter extends PageQuery {
   /** null: every organization (super_admin). */
   organizationId: string | null;
   search?: string | undefined;
   status?: PositionStatus | undefined;
   sort: PositionListQuery['sort'];
   order: 'asc' | 'desc';
-  page: number;
-  pageSize: number;
 }
 
 const columns = { position: positions, organizationName: organizations.name };
@@ -72,7 +71,7 @@ export async function listPositions(
       .where(where)
       .orderBy(direction(sortColumns[filter.sort]), direction(positions.createdAt), asc(positions.id))
       .limit(filter.pageSize)
-      .offset((filter.page - 1) * filter.pageSize),
+      .offset(offsetOf(filter)),
     db.select({ total: count() }).from(positions).where(where),
   ]);
   return { items: rows.map(toPositionDto), total: totalRow?.total ?? 0 };

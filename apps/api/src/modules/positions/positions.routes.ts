@@ -9,6 +9,7 @@ import {
   successSchema,
   updatePositionBodySchema,
 } from '@portal/shared';
+import { pageEnvelope } from '../../lib/paging.js';
 import { access, requireActor } from '../../plugins/access.js';
 import * as service from './positions.service.js';
 
@@ -30,9 +31,8 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { page, pageSize } = request.query;
-      const { items, total } = await service.listPositions(app.db, requireActor(request), request.query);
-      return { success: true as const, data: items, meta: { page, pageSize, total } };
+      const { items, total } = await service.listPositions(app.deps, requireActor(request), request.query);
+      return pageEnvelope(request.query, items, total);
     },
   );
 
@@ -43,7 +43,7 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'A position by id', params: idParamsSchema, response: one },
     },
     async (request) => {
-      const data = await service.getPosition(app.db, requireActor(request), request.params.id);
+      const data = await service.getPosition(app.deps, requireActor(request), request.params);
       return { success: true as const, data };
     },
   );
@@ -60,7 +60,7 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const data = await service.createPosition(app.db, requireActor(request), request.body);
+      const data = await service.createPosition(app.deps, requireActor(request), request.body);
       return reply.status(201).send({ success: true as const, data });
     },
   );
@@ -78,12 +78,10 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await service.updatePosition(
-        app.db,
-        requireActor(request),
-        request.params.id,
-        request.body,
-      );
+      const data = await service.updatePosition(app.deps, requireActor(request), {
+        id: request.params.id,
+        body: request.body,
+      });
       return { success: true as const, data };
     },
   );
@@ -95,12 +93,10 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'Close a position', params: idParamsSchema, response: one },
     },
     async (request) => {
-      const data = await service.setPositionStatus(
-        app.db,
-        requireActor(request),
-        request.params.id,
-        'Closed',
-      );
+      const data = await service.setPositionStatus(app.deps, requireActor(request), {
+        id: request.params.id,
+        status: 'Closed',
+      });
       return { success: true as const, data };
     },
   );
@@ -112,7 +108,10 @@ export async function positionsRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'Reopen a closed position', params: idParamsSchema, response: one },
     },
     async (request) => {
-      const data = await service.setPositionStatus(app.db, requireActor(request), request.params.id, 'Open');
+      const data = await service.setPositionStatus(app.deps, requireActor(request), {
+        id: request.params.id,
+        status: 'Open',
+      });
       return { success: true as const, data };
     },
   );

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { messages, profileUpdateBodySchema, successSchema, userSchema } from '@portal/shared';
 import { badRequest } from '../../lib/errors.js';
 import { access, requireActor } from '../../plugins/access.js';
-import { acceptUploads, readMultipartForm } from '../files/uploads.js';
+import { acceptUploads, readMultipartForm } from '../../plugins/multipart.js';
 import { getProfile, replaceProfileImage, updateProfile } from './profile.service.js';
 
 const tags = ['profile'];
@@ -19,7 +19,7 @@ export async function profileRoutes(fastify: FastifyInstance) {
       config: { access: access.signedIn },
       schema: { tags, summary: 'The signed-in user’s profile', response: { 200: successSchema(userSchema) } },
     },
-    async (request) => ({ success: true as const, data: await getProfile(app, requireActor(request)) }),
+    async (request) => ({ success: true as const, data: await getProfile(app.deps, requireActor(request)) }),
   );
 
   app.put(
@@ -36,7 +36,7 @@ export async function profileRoutes(fastify: FastifyInstance) {
     async (request) => ({
       success: true as const,
       message: messages.profile.updated,
-      data: await updateProfile(app, requireActor(request), request.body),
+      data: await updateProfile(app.deps, requireActor(request), request.body),
     }),
   );
 
@@ -52,13 +52,13 @@ export async function profileRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = requireActor(request);
+      const actor = requireActor(request);
       if (!request.isMultipart()) throw badRequest(messages.profile.imageRequired);
       const form = await readMultipartForm(request, messages.profile.imageTooLarge);
       return {
         success: true as const,
         message: messages.profile.imageUpdated,
-        data: await replaceProfileImage(app, auth, form.file),
+        data: await replaceProfileImage(app.deps, actor, form.file),
       };
     },
   );

@@ -1,24 +1,18 @@
-import type { FastifyInstance } from 'fastify';
 import { messages, PROFILE_IMAGE_MIME_TYPES, type User } from '@portal/shared';
 import { badRequest, conflict, isUniqueViolation, unauthorized } from '../../lib/errors.js';
+import { detectAllowedType, type Upload } from '../../lib/upload.js';
 import type { Actor } from '../../core/actor.js';
+import { withDb, type Deps } from '../../core/deps.js';
 import { recordOwnAccountChange } from '../../core/activity-log.repo.js';
-import { deleteStoredFile } from '../files/files.repo.js';
-import { withStoredFile } from '../files/files.service.js';
-import { detectAllowedType, type Upload } from '../files/uploads.js';
 import { findUserDto } from '../../core/identity/users.repo.js';
-import { findProfileRow, replaceProfileImageId, updateProfileFields } from './profile.repo.js';
+import { deleteStoredFile, withStoredFile } from '../files/index.js';
+import { replaceOwnProfileImage, updateOwnProfile, type OwnProfileChanges } from '../users/index.js';
 import { requireActiveSubscription } from './subscription-guard.js';
 
-export interface ProfileChanges {
-  fullName: string;
-  email?: string | undefined;
-  mobileNo: string;
-  username?: string | undefined;
-}
+export type ProfileChanges = OwnProfileChanges;
 
-export async function getProfile(app: FastifyInstance, auth: Actor): Promise<User> {
-  const user = await findUserDto(app.db, auth.userId);
+export async function getProfile(deps: Deps, actor: Actor): Promise<User> {
+  const user = await findUserDto(deps.db, actor.userId);
   if (!user) throw unauthorized();
   return user;
 }
@@ -28,61 +22,46 @@ export async function getProfile(app: FastifyInstance, auth: Actor): Promise<Use
  * the user editor: sending a different one is refused
  * (docs/decisions/004-workspace-profile-files-support.md).
  */
-export async function updateProfile(
-  app: FastifyInstance,
-  auth: Actor,
-  changes: ProfileChanges,
-): Promise<User> {
-  await requireActiveSubscription(app.db, auth, auth.organizationId, 'profile');
-  const current = await findProfileRow(app.db, auth.userId);
-  if (!current) throw unauthorized();
-  if (changes.email !== undefined && changes.email.toLowerCase() !== current.email.toLowerCase()) {
-    throw badRequest(messages.users.emailLocked, { email: [messages.users.emailLocked] });
-  }
+export async function updateProfile(deps: Deps, actor: Actor, changes: ProfileChanges): Promise<User> {
+  await requireActiveSubscription(deps, actor, { organizationId: actor.organizationId, change: 'profile' });
   try {
-    await app.db.transaction(async (tx) => {
-      await updateProfileFields(tx, auth.userId, changes);
-      await recordOwnAccountChange(
-        tx,
-        { organizationId: current.organizationId, userId: auth.userId },
-        'Updated the profile',
-      );
+    await deps.db.transaction(async (tx) => {
+      const { organizationId } = await updateOwnProfile(withDb(deps, tx), actor, changes);
+      await recordOwnAccountChange(tx, { organizationId, userId: actor.userId }, 'Updated the profile');
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(messages.users.duplicate);
     throw error;
   }
-  return getProfile(app, auth);
+  return getProfile(deps, actor);
 }
 
 /** Replaces the profile image (PNG, JPEG or WebP by content); the previous file is deleted. */
-export async function replaceProfileImage(
-  app: FastifyInstance,
-  auth: Actor,
-  upload: Upload | null,
-): Promise<User> {
-  await requireActiveSubscription(app.db, auth, auth.organizationId, 'profileImage');
+export async function replaceProfileImage(deps: Deps, actor: Actor, upload: Upload | null): Promise<User> {
+  await requireActiveSubscription(deps, actor, {
+    organizationId: actor.organizationId,
+    change: 'profileImage',
+  });
   if (!upload || upload.data.length === 0) throw badRequest(messages.profile.imageRequired);
   const mimeType = await detectAllowedType(upload.data, upload.fileName, PROFILE_IMAGE_MIME_TYPES);
   if (!mimeType) throw badRequest(messages.profile.imageTypeRejected);
   // The image is stored before the transaction that sets it (docs/decisions/022).
   const file = {
-    organizationId: auth.organizationId,
-    ownerUserId: auth.userId,
+    organizationId: actor.organizationId,
+    ownerUserId: actor.userId,
     fileName: upload.fileName,
     mimeType,
     data: upload.data,
   };
-  await withStoredFile(
-    app.db,
+  await withStoredFile(deps, actor, {
     file,
-    (fileId) =>
-      app.db.transaction(async (tx) => {
-        const previous = await replaceProfileImageId(tx, auth.userId, fileId);
-        if (previous) await deleteStoredFile(tx, previous);
-        await recordOwnAccountChange(tx, auth, 'Changed the profile image');
+    link: (fileId) =>
+      deps.db.transaction(async (tx) => {
+        const inTx = withDb(deps, tx);
+        const previous = await replaceOwnProfileImage(inTx, actor, { fileId });
+        if (previous) await deleteStoredFile(inTx, actor, { id: previous });
+        await recordOwnAccountChange(tx, actor, 'Changed the profile image');
       }),
-    { oneAtATime: app.dbKind === 'pglite' },
-  );
-  return getProfile(app, auth);
+  });
+  return getProfile(deps, actor);
 }

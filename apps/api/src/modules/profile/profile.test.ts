@@ -190,7 +190,7 @@ describe('profile image', () => {
       expect((await userRow(tenant.userId)).profileImageFileId).toBeNull();
     }
   });
-  // Only the modules with uploads read multipart (files/uploads.ts acceptUploads); others refuse it.
+  // Only the modules with uploads read multipart (plugins/multipart.ts acceptUploads); others refuse it.
   it('refuses a multipart form on a route of a module without uploads: 415 in the error shape, nothing changed', async () => {
     const fingerprint = await tableFingerprint(ctx);
     const before = await fingerprint();

@@ -1,7 +1,7 @@
 import { messages } from '@portal/shared';
-import type { Db } from '../../db/client.js';
 import { forbidden } from '../../lib/errors.js';
 import type { Actor } from '../../core/actor.js';
+import type { Deps } from '../../core/deps.js';
 import { organizationIsSubscribed } from './subscription.repo.js';
 
 /** The three variants of the 'subscription has expired' message, one per kind of change. */
@@ -18,11 +18,12 @@ const expiredMessage: Record<SubscriptionGuardedChange, string> = {
  * server is the authority. super_admin (platform organization) is never blocked. 403 otherwise.
  */
 export async function requireActiveSubscription(
-  db: Db,
-  auth: Actor,
-  organizationId: string,
-  change: SubscriptionGuardedChange,
+  deps: Deps,
+  actor: Actor,
+  input: { organizationId: string; change: SubscriptionGuardedChange },
 ): Promise<void> {
-  if (auth.isSuperAdmin) return;
-  if (!(await organizationIsSubscribed(db, organizationId))) throw forbidden(expiredMessage[change]);
+  if (actor.isSuperAdmin) return;
+  if (!(await organizationIsSubscribed(deps.db, input.organizationId))) {
+    throw forbidden(expiredMessage[input.change]);
+  }
 }

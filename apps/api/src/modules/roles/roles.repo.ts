@@ -3,6 +3,7 @@ import type { Role } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { organizations, roles, users } from '../../db/schema/index.js';
 import { loadRolePermissions } from '../../core/identity/roles.repo.js';
+import { offsetOf } from '../../lib/paging.js';
 
 export type RoleRow = typeof roles.$inferSelect;
 
@@ -58,7 +59,7 @@ export async function listRoleRows(
       .where(where)
       .orderBy(...orderBy)
       .limit(filter.pageSize)
-      .offset((filter.page - 1) * filter.pageSize),
+      .offset(offsetOf(filter)),
     db.select({ total: count() }).from(roles).where(where),
   ]);
   return { rows, total: totalRow?.total ?? 0 };
@@ -106,11 +107,6 @@ export async function findRoleNamed(
     )
     .limit(1);
   return row ?? null;
-}
-
-export async function organizationExists(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id));
-  return Boolean(row);
 }
 
 /** Users holding each role, counting only `organizationId`'s users unless it is null. */

@@ -32,8 +32,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { data, meta } = await rolesService.listRoles(app, requireActor(request), request.query);
-      return { success: true as const, data, meta };
+      return rolesService.listRoles(app.deps, requireActor(request), request.query);
     },
   );
 
@@ -49,7 +48,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await rolesService.getRole(app, requireActor(request), request.params.id);
+      const data = await rolesService.getRole(app.deps, requireActor(request), request.params);
       return { success: true as const, data };
     },
   );
@@ -66,7 +65,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const data = await rolesService.createRole(app, requireActor(request), request.body);
+      const data = await rolesService.createRole(app.deps, requireActor(request), request.body);
       return reply.status(201).send({ success: true as const, data });
     },
   );
@@ -84,7 +83,10 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const data = await rolesService.updateRole(app, requireActor(request), request.params.id, request.body);
+      const data = await rolesService.updateRole(app.deps, requireActor(request), {
+        id: request.params.id,
+        body: request.body,
+      });
       return { success: true as const, data };
     },
   );
@@ -103,12 +105,10 @@ export async function rolesRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { required } = request.body;
-      const data = await rolesService.setRoleTwoFactor(
-        app,
-        requireActor(request),
-        request.params.id,
+      const data = await rolesService.setRoleTwoFactor(app.deps, requireActor(request), {
+        id: request.params.id,
         required,
-      );
+      });
       const message = required ? messages.twoFactor.roleRequired : messages.twoFactor.roleNotRequired;
       return { success: true as const, message, data };
     },
@@ -126,7 +126,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await rolesService.deleteRole(app, requireActor(request), request.params.id);
+      await rolesService.deleteRole(app.deps, requireActor(request), request.params);
       return { success: true as const, message: messages.roles.deleted };
     },
   );

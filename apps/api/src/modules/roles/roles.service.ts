@@ -1,27 +1,25 @@
-import type { FastifyInstance } from 'fastify';
 import {
   mayManage,
   meets,
   messages,
   REQUIREMENTS,
   roleInUse,
-  scopesOfInput,
-  SCOPES,
   SYSTEM_ROLES,
-  type PageMeta,
-  type PermissionInput,
   type Role,
   type RoleInput,
   type RoleListQuery,
-  type Scope,
 } from '@portal/shared';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { pageEnvelope } from '../../lib/paging.js';
 import { tenantScope, type Actor } from '../../core/actor.js';
+import type { Deps } from '../../core/deps.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
-import { listFeatureRows, type FeatureRow } from '../features/features.repo.js';
-import type { Db } from '../../db/client.js';
-import { replaceRolePermissions } from './permissions.repo.js';
 import { loadRolePermissions } from '../../core/identity/roles.repo.js';
+import type { Db } from '../../db/client.js';
+import { featureRows } from '../features/index.js';
+import { findOrganization } from '../organizations/index.js';
+import { resolveGrants, type Grant } from './grants.js';
+import { replaceRolePermissions } from './permissions.repo.js';
 import {
   countRoleUsers,
   deleteRoleRow,
@@ -30,53 +28,21 @@ import {
   insertRole,
   listRoleRows,
   lockRole,
-  organizationExists,
   renameRole,
   setRoleRequiresTwoFactor,
   toRoleDtos,
   type RoleRow,
 } from './roles.repo.js';
 
-export interface Grant {
-  featureId: string;
-  scopes: Scope[];
-}
-
-/**
- * Turns the submitted entries (list or legacy bitmask shape) into one grant per known feature.
- * Entries with no known scope are dropped; an entry granting scopes on a feature that does not
- * exist is refused; at least one grant must remain.
- */
-export function resolveGrants(features: readonly FeatureRow[], entries: readonly PermissionInput[]): Grant[] {
-  const byId = new Map(features.map((f) => [f.id, f]));
-  const byName = new Map(features.map((f) => [f.name.toLowerCase(), f]));
-  const granted = new Map<string, Set<Scope>>();
-  for (const entry of entries) {
-    const scopes = scopesOfInput(entry);
-    if (scopes.length === 0) continue;
-    const feature =
-      (entry.featureId ? byId.get(entry.featureId) : undefined) ??
-      (entry.featureName ? byName.get(entry.featureName.toLowerCase()) : undefined);
-    if (!feature) throw badRequest(messages.roles.featureNotFound);
-    const set = granted.get(feature.id) ?? new Set<Scope>();
-    for (const scope of scopes) set.add(scope);
-    granted.set(feature.id, set);
-  }
-  if (granted.size === 0) throw badRequest(messages.roles.permissionRequired);
-  return features
-    .filter((f) => granted.has(f.id))
-    .map((f) => ({ featureId: f.id, scopes: SCOPES.filter((s) => granted.get(f.id)!.has(s)) }));
-}
-
 /**
  * Nobody grants a scope they do not hold (the super administrator holds all). Applied to every
  * scope of the resulting role, as Kubernetes RBAC does against privilege escalation
  * (docs/decisions/003-roles-and-permissions.md).
  */
-function assertHeld(auth: Actor, grants: readonly Grant[], message: string = messages.roles.scopeNotHeld) {
-  if (auth.isSuperAdmin) return;
+function assertHeld(actor: Actor, grants: readonly Grant[], message: string = messages.roles.scopeNotHeld) {
+  if (actor.isSuperAdmin) return;
   for (const grant of grants) {
-    const held = auth.permissions.find((p) => p.featureId === grant.featureId)?.permissionScopes ?? [];
+    const held = actor.permissions.find((p) => p.featureId === grant.featureId)?.permissionScopes ?? [];
     if (grant.scopes.some((s) => !held.includes(s))) throw forbidden(message);
   }
 }
@@ -87,9 +53,9 @@ function assertHeld(auth: Actor, grants: readonly Grant[], message: string = mes
  * the editor's too. Otherwise a member could narrow a more privileged colleague's role, then
  * deactivate the colleague.
  */
-async function assertManagesHolders(tx: Db, auth: Actor, roleId: string): Promise<void> {
+async function assertManagesHolders(tx: Db, actor: Actor, roleId: string): Promise<void> {
   const current = (await loadRolePermissions(tx, [roleId])).get(roleId) ?? [];
-  if (!mayManage(auth, current)) throw forbidden(messages.roles.holdersOutrankEditor);
+  if (!mayManage(actor, current)) throw forbidden(messages.roles.holdersOutrankEditor);
 }
 
 function isForeignKeyViolation(error: unknown): boolean {
@@ -99,20 +65,21 @@ function isForeignKeyViolation(error: unknown): boolean {
   return false;
 }
 
-async function visibleRoleOr404(app: FastifyInstance, auth: Actor, id: string): Promise<RoleRow> {
-  const role = await findVisibleRole(app.db, id, tenantScope(auth));
+async function visibleRoleOr404(db: Db, actor: Actor, id: string): Promise<RoleRow> {
+  const role = await findVisibleRole(db, id, tenantScope(actor));
   if (!role) throw notFound(messages.roles.roleNotFound);
   return role;
 }
 
-/** System roles plus the caller's organization's roles (every role for the super administrator). */
-export async function listRoles(
-  app: FastifyInstance,
-  auth: Actor,
-  query: RoleListQuery,
-): Promise<{ data: Role[]; meta: PageMeta }> {
-  const scope = tenantScope(auth);
-  const { rows, total } = await listRoleRows(app.db, {
+async function roleAnswer(db: Db, actor: Actor, role: RoleRow): Promise<Role> {
+  const [dto] = await toRoleDtos(db, [role], tenantScope(actor));
+  return dto!;
+}
+
+/** GET /api/auth/roles: system roles plus the actor's organization's (every role for super_admin). */
+export async function listRoles(deps: Deps, actor: Actor, query: RoleListQuery) {
+  const scope = tenantScope(actor);
+  const { rows, total } = await listRoleRows(deps.db, {
     organizationId: scope ?? query.organizationId ?? null,
     search: query.search,
     sort: query.sort,
@@ -120,33 +87,32 @@ export async function listRoles(
     page: query.page,
     pageSize: query.pageSize,
   });
-  const data = await toRoleDtos(app.db, rows, scope);
-  return { data, meta: { page: query.page, pageSize: query.pageSize, total } };
+  return pageEnvelope(query, await toRoleDtos(deps.db, rows, scope), total);
 }
 
-export async function getRole(app: FastifyInstance, auth: Actor, id: string): Promise<Role> {
-  const role = await visibleRoleOr404(app, auth, id);
-  const [dto] = await toRoleDtos(app.db, [role], tenantScope(auth));
-  return dto!;
+export async function getRole(deps: Deps, actor: Actor, input: { id: string }): Promise<Role> {
+  return roleAnswer(deps.db, actor, await visibleRoleOr404(deps.db, actor, input.id));
 }
 
-export async function createRole(app: FastifyInstance, auth: Actor, input: RoleInput): Promise<Role> {
-  let organizationId = auth.organizationId;
-  if (input.organizationId && input.organizationId !== auth.organizationId) {
+export async function createRole(deps: Deps, actor: Actor, input: RoleInput): Promise<Role> {
+  let organizationId = actor.organizationId;
+  if (input.organizationId && input.organizationId !== actor.organizationId) {
     // Another tenant: only the super administrator may name one, and it must exist.
-    if (!auth.isSuperAdmin || !(await organizationExists(app.db, input.organizationId))) throw notFound();
+    if (!actor.isSuperAdmin || !(await findOrganization(deps, actor, { id: input.organizationId }))) {
+      throw notFound();
+    }
     organizationId = input.organizationId;
   }
-  const grants = resolveGrants(await listFeatureRows(app.db), input.permissions);
-  assertHeld(auth, grants);
+  const grants = resolveGrants(await featureRows(deps, actor), input.permissions);
+  assertHeld(actor, grants);
   try {
-    const role = await app.db.transaction(async (tx) => {
+    const role = await deps.db.transaction(async (tx) => {
       if (await findRoleNamed(tx, input.name, organizationId)) throw conflict(messages.roles.nameTaken);
       const row = await insertRole(tx, { name: input.name, organizationId });
       await replaceRolePermissions(tx, row.id, grants);
       await recordActivity(tx, {
         organizationId,
-        actorUserId: auth.userId,
+        actorUserId: actor.userId,
         action: 'created',
         entityType: 'role',
         entityId: row.id,
@@ -154,8 +120,7 @@ export async function createRole(app: FastifyInstance, auth: Actor, input: RoleI
       });
       return row;
     });
-    const [dto] = await toRoleDtos(app.db, [role], tenantScope(auth));
-    return dto!;
+    return await roleAnswer(deps.db, actor, role);
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(messages.roles.nameTaken);
     throw error;
@@ -163,56 +128,57 @@ export async function createRole(app: FastifyInstance, auth: Actor, input: RoleI
 }
 
 export async function updateRole(
-  app: FastifyInstance,
-  auth: Actor,
-  id: string,
-  input: RoleInput,
+  deps: Deps,
+  actor: Actor,
+  input: { id: string; body: RoleInput },
 ): Promise<Role> {
-  const existing = await visibleRoleOr404(app, auth, id);
+  const { id, body } = input;
+  const existing = await visibleRoleOr404(deps.db, actor, id);
   if (existing.isSystem || existing.organizationId === null) throw forbidden(messages.roles.systemReadOnly);
   const organizationId = existing.organizationId;
-  const grants = resolveGrants(await listFeatureRows(app.db), input.permissions);
-  assertHeld(auth, grants);
+  const grants = resolveGrants(await featureRows(deps, actor), body.permissions);
+  assertHeld(actor, grants);
   try {
-    await app.db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       if (!(await lockRole(tx, id))) throw notFound(messages.roles.roleNotFound);
-      await assertManagesHolders(tx, auth, id);
-      if (await findRoleNamed(tx, input.name, organizationId, id)) throw conflict(messages.roles.nameTaken);
-      await renameRole(tx, id, input.name);
+      await assertManagesHolders(tx, actor, id);
+      if (await findRoleNamed(tx, body.name, organizationId, id)) throw conflict(messages.roles.nameTaken);
+      await renameRole(tx, id, body.name);
       await replaceRolePermissions(tx, id, grants);
       await recordActivity(tx, {
         organizationId,
-        actorUserId: auth.userId,
+        actorUserId: actor.userId,
         action: 'updated',
         entityType: 'role',
         entityId: id,
         message:
-          existing.name === input.name
-            ? `Role "${input.name}" updated`
-            : `Role "${existing.name}" renamed to "${input.name}" and updated`,
+          existing.name === body.name
+            ? `Role "${body.name}" updated`
+            : `Role "${existing.name}" renamed to "${body.name}" and updated`,
       });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(messages.roles.nameTaken);
     throw error;
   }
-  return getRole(app, auth, id);
+  return getRole(deps, actor, { id });
 }
 
-export async function deleteRole(app: FastifyInstance, auth: Actor, id: string): Promise<void> {
-  const existing = await visibleRoleOr404(app, auth, id);
+export async function deleteRole(deps: Deps, actor: Actor, input: { id: string }): Promise<void> {
+  const { id } = input;
+  const existing = await visibleRoleOr404(deps.db, actor, id);
   if (existing.isSystem || existing.organizationId === null) throw forbidden(messages.roles.systemReadOnly);
   const organizationId = existing.organizationId;
-  const holders = async () => (await countRoleUsers(app.db, [id], null)).get(id) ?? 0;
+  const holders = async () => (await countRoleUsers(deps.db, [id], null)).get(id) ?? 0;
   try {
-    await app.db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       if (!(await lockRole(tx, id))) throw notFound(messages.roles.roleNotFound);
       const n = (await countRoleUsers(tx, [id], null)).get(id) ?? 0;
       if (n > 0) throw conflict(roleInUse(n));
       await deleteRoleRow(tx, id);
       await recordActivity(tx, {
         organizationId,
-        actorUserId: auth.userId,
+        actorUserId: actor.userId,
         action: 'deleted',
         entityType: 'role',
         entityId: id,
@@ -232,22 +198,22 @@ export async function deleteRole(app: FastifyInstance, auth: Actor, id: string):
  * their next request.
  */
 export async function setRoleTwoFactor(
-  app: FastifyInstance,
-  auth: Actor,
-  id: string,
-  required: boolean,
+  deps: Deps,
+  actor: Actor,
+  input: { id: string; required: boolean },
 ): Promise<Role> {
-  if (!meets(auth, REQUIREMENTS.requireTwoFactor)) throw forbidden(messages.twoFactor.onlyPlatformRequires);
-  const existing = await visibleRoleOr404(app, auth, id);
+  const { id, required } = input;
+  if (!meets(actor, REQUIREMENTS.requireTwoFactor)) throw forbidden(messages.twoFactor.onlyPlatformRequires);
+  const existing = await visibleRoleOr404(deps.db, actor, id);
   if (existing.organizationId === null && existing.name === SYSTEM_ROLES.superAdmin) {
     throw forbidden(messages.twoFactor.superAdminAlwaysRequired);
   }
   if (existing.requireTwoFactor !== required) {
-    await app.db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       await setRoleRequiresTwoFactor(tx, id, required);
       await recordActivity(tx, {
-        organizationId: existing.organizationId ?? auth.organizationId,
-        actorUserId: auth.userId,
+        organizationId: existing.organizationId ?? actor.organizationId,
+        actorUserId: actor.userId,
         action: 'updated',
         entityType: 'role',
         entityId: id,
@@ -255,5 +221,5 @@ export async function setRoleTwoFactor(
       });
     });
   }
-  return getRole(app, auth, id);
+  return getRole(deps, actor, { id });
 }

@@ -10,7 +10,7 @@ import {
   successSchema,
 } from '@portal/shared';
 import { access, requireActor } from '../../plugins/access.js';
-import { endOtherSessions, endSession, endUserSessions, listSessions } from './sessions.service.js';
+import { endOtherSessions, endSession, listSessions } from './sessions.service.js';
 
 const tags = ['sessions'];
 const endedSchema = successSchema(endedSessionsSchema).extend({ message: z.string() });
@@ -28,7 +28,10 @@ export async function sessionsRoutes(fastify: FastifyInstance) {
         response: { 200: successSchema(z.array(activeSessionSchema)) },
       },
     },
-    async (request) => ({ success: true as const, data: await listSessions(app, requireActor(request)) }),
+    async (request) => ({
+      success: true as const,
+      data: await listSessions(app.deps, requireActor(request)),
+    }),
   );
 
   app.delete(
@@ -43,7 +46,7 @@ export async function sessionsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await endSession(app, requireActor(request), request.params.id);
+      await endSession(app.deps, requireActor(request), request.params);
       return { success: true as const, message: messages.sessions.ended };
     },
   );
@@ -55,25 +58,8 @@ export async function sessionsRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'End every session but this one', response: { 200: endedSchema } },
     },
     async (request) => {
-      const ended = await endOtherSessions(app, requireActor(request));
+      const ended = await endOtherSessions(app.deps, requireActor(request));
       return { success: true as const, message: messages.sessions.othersEnded, data: { ended } };
-    },
-  );
-
-  app.post(
-    '/api/auth/users/:id/end-sessions',
-    {
-      config: { access: access.can('users', 'UPDATE') },
-      schema: {
-        tags,
-        summary: 'End every session of a user (the platform operator)',
-        params: idParamsSchema,
-        response: { 200: endedSchema },
-      },
-    },
-    async (request) => {
-      const ended = await endUserSessions(app, requireActor(request), request.params.id);
-      return { success: true as const, message: messages.sessions.userSessionsEnded, data: { ended } };
     },
   );
 }

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { messages, TICKET_TEXT_TYPE, type Ticket, type TicketStatus } from '@portal/shared';
 import type { Db } from '../../db/client.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 import { organizations, supportTickets, users } from '../../db/schema/index.js';
 
 export interface TicketFilter {
@@ -81,10 +82,10 @@ async function pageRows(db: Db, filter: TicketFilter, limit: number, offset: num
 export async function listTickets(
   db: Db,
   filter: TicketFilter,
-  page: number,
-  pageSize: number,
+  query: PageQuery,
 ): Promise<{ items: Ticket[]; total: number }> {
-  const offset = (page - 1) * pageSize;
+  const { pageSize } = query;
+  const offset = offsetOf(query);
   const items = await pageRows(db, filter, pageSize, offset);
   if (items.length < pageSize && (items.length > 0 || offset === 0)) {
     return { items, total: offset + items.length };

@@ -14,23 +14,17 @@ import {
   ticketStatusBodySchema,
 } from '@portal/shared';
 import { invalidInput } from '../../lib/errors.js';
+import { pageEnvelope } from '../../lib/paging.js';
 import {
   attachmentDisposition,
   spreadsheetContentType,
   spreadsheetFileName,
   streamSpreadsheet,
 } from '../../lib/spreadsheet.js';
+import type { Upload } from '../../lib/upload.js';
 import { access, requireActor } from '../../plugins/access.js';
-import { acceptUploads, readMultipartForm, type Upload } from '../files/uploads.js';
-import {
-  changeTicketStatus,
-  createTicket,
-  deleteTicket,
-  getTicket,
-  listOrganizationTickets,
-  ticketExportColumns,
-  ticketsForExport,
-} from './support.service.js';
+import { acceptUploads, readMultipartForm } from '../../plugins/multipart.js';
+import * as service from './support.service.js';
 
 const tags = ['support'];
 
@@ -51,9 +45,12 @@ export async function supportRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { page, pageSize } = request.query;
-      const { items, total } = await listOrganizationTickets(app, requireActor(request), request.query);
-      return { success: true as const, data: items, meta: { page, pageSize, total } };
+      const { items, total } = await service.listOrganizationTickets(
+        app.deps,
+        requireActor(request),
+        request.query,
+      );
+      return pageEnvelope(request.query, items, total);
     },
   );
 
@@ -69,14 +66,9 @@ export async function supportRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireActor(request);
       const { format, search, status } = request.query;
-      const stream = streamSpreadsheet({
-        format,
-        sheetName: 'Tickets',
-        columns: ticketExportColumns(auth),
-        rows: ticketsForExport(app, auth, { search, status }),
-      });
+      const { columns, rows } = service.exportTickets(app.deps, requireActor(request), { search, status });
+      const stream = streamSpreadsheet({ format, sheetName: 'Tickets', columns, rows });
       return reply
         .header('Content-Type', spreadsheetContentType(format))
         .header('Content-Disposition', attachmentDisposition(spreadsheetFileName('tickets', format)))
@@ -97,7 +89,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = requireActor(request);
+      const actor = requireActor(request);
       let fields: unknown = request.body ?? {};
       let upload: Upload | null = null;
       if (request.isMultipart()) {
@@ -107,7 +99,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
       }
       const parsed = createTicketBodySchema.safeParse(fields);
       if (!parsed.success) throw invalidInput(parsed.error.issues);
-      const ticket = await createTicket(app, auth, parsed.data, upload);
+      const ticket = await service.createTicket(app.deps, actor, { body: parsed.data, upload });
       reply.status(201);
       return {
         success: true as const,
@@ -131,7 +123,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      data: await getTicket(app, requireActor(request), request.params.id),
+      data: await service.getTicket(app.deps, requireActor(request), request.params),
     }),
   );
 
@@ -148,12 +140,10 @@ export async function supportRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const ticket = await changeTicketStatus(
-        app,
-        requireActor(request),
-        request.params.id,
-        request.body.status,
-      );
+      const ticket = await service.changeTicketStatus(app.deps, requireActor(request), {
+        id: request.params.id,
+        status: request.body.status,
+      });
       return {
         success: true as const,
         message: ticket.status === 'Active' ? messages.support.activated : messages.support.deactivated,
@@ -174,7 +164,7 @@ export async function supportRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await deleteTicket(app, requireActor(request), request.params.id);
+      await service.deleteTicket(app.deps, requireActor(request), request.params);
       return { success: true as const, message: messages.support.deleted };
     },
   );

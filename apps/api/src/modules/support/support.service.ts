@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   ATTACHMENT_MIME_TYPES,
   attachmentKind,
@@ -8,24 +7,18 @@ import {
   type TicketStatus,
   type TicketType,
 } from '@portal/shared';
+import type { Db } from '../../db/client.js';
 import { badRequest, isUniqueViolation, notFound } from '../../lib/errors.js';
+import type { PageQuery } from '../../lib/paging.js';
 import type { SheetColumn } from '../../lib/spreadsheet.js';
+import { detectAllowedType, type Upload } from '../../lib/upload.js';
 import { tenantScope, type Actor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
-import { deleteStoredFile } from '../files/files.repo.js';
-import { withStoredFile } from '../files/files.service.js';
-import { detectAllowedType, type Upload } from '../files/uploads.js';
-import { notifySuperAdmins } from '../notifications/notifications.repo.js';
-import {
-  deleteTicketRow,
-  findTicket,
-  insertTicket,
-  iterateTickets,
-  listTickets,
-  organizationName,
-  setTicketStatus,
-  type TicketFilter,
-} from './support.repo.js';
+import { withDb, type Deps } from '../../core/deps.js';
+import { deleteStoredFile, withStoredFile } from '../files/index.js';
+import { notifySuperAdmins } from '../notifications/index.js';
+import * as repo from './support.repo.js';
+import type { TicketFilter } from './support.repo.js';
 
 let lastStamp = 0;
 /**
@@ -44,22 +37,26 @@ function excerpt(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export function ticketFilter(auth: Actor, query: Omit<TicketFilter, 'organizationId'>): TicketFilter {
-  return { organizationId: tenantScope(auth), search: query.search || undefined, status: query.status };
+function ticketFilter(actor: Actor, query: Omit<TicketFilter, 'organizationId'>): TicketFilter {
+  return { organizationId: tenantScope(actor), search: query.search || undefined, status: query.status };
 }
 
 export async function listOrganizationTickets(
-  app: FastifyInstance,
-  auth: Actor,
-  query: { page: number; pageSize: number; search?: string | undefined; status?: TicketStatus | undefined },
+  deps: Deps,
+  actor: Actor,
+  query: PageQuery & Omit<TicketFilter, 'organizationId'>,
 ) {
-  return listTickets(app.db, ticketFilter(auth, query), query.page, query.pageSize);
+  return repo.listTickets(deps.db, ticketFilter(actor, query), query);
 }
 
-export async function getTicket(app: FastifyInstance, auth: Actor, id: string): Promise<Ticket> {
-  const ticket = await findTicket(app.db, id, tenantScope(auth));
+async function visibleTicket(db: Db, actor: Actor, id: string): Promise<Ticket> {
+  const ticket = await repo.findTicket(db, id, tenantScope(actor));
   if (!ticket) throw notFound(messages.support.notFound);
   return ticket;
+}
+
+export function getTicket(deps: Deps, actor: Actor, input: { id: string }): Promise<Ticket> {
+  return visibleTicket(deps.db, actor, input.id);
 }
 
 /**
@@ -67,11 +64,11 @@ export async function getTicket(app: FastifyInstance, auth: Actor, id: string): 
  * its content. Super administrators are notified.
  */
 export async function createTicket(
-  app: FastifyInstance,
-  auth: Actor,
-  input: { message: string; type: TicketType },
-  upload: Upload | null,
+  deps: Deps,
+  actor: Actor,
+  input: { body: { message: string; type: TicketType }; upload: Upload | null },
 ): Promise<Ticket> {
+  const { body, upload } = input;
   let attachment: { fileName: string; mimeType: string; data: Buffer } | null = null;
   if (upload) {
     const mimeType = await detectAllowedType(upload.data, upload.fileName, ATTACHMENT_MIME_TYPES);
@@ -79,33 +76,34 @@ export async function createTicket(
       throw badRequest(messages.support.fileTypeRejected, { file: [messages.support.fileTypeRejected] });
     attachment = { fileName: upload.fileName, mimeType, data: upload.data };
   }
-  const orgName = await organizationName(app.db, auth.organizationId);
+  const orgName = await repo.organizationName(deps.db, actor.organizationId);
 
   const raise = async (fileId: string | null): Promise<string> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await app.db.transaction(async (tx) => {
+        return await deps.db.transaction(async (tx) => {
           const displayId = nextDisplayId();
-          const ticketId = await insertTicket(tx, {
+          const ticketId = await repo.insertTicket(tx, {
             displayId,
-            organizationId: auth.organizationId,
-            createdBy: auth.userId,
-            type: input.type,
-            message: input.message,
+            organizationId: actor.organizationId,
+            createdBy: actor.userId,
+            type: body.type,
+            message: body.message,
             fileId,
             fileName: attachment?.fileName ?? null,
             fileType: attachment?.mimeType ?? null,
           });
-          const callback = input.type === 'callback';
-          await notifySuperAdmins(tx, auth.organizationId, {
+          const callback = body.type === 'callback';
+          await notifySuperAdmins(withDb(deps, tx), actor, {
+            organizationId: actor.organizationId,
             kind: 'ticket_created',
             title: callback ? 'Call back requested' : 'New support ticket',
-            body: `${orgName}: ${displayId} — ${excerpt(input.message, 140)}`,
+            body: `${orgName}: ${displayId} — ${excerpt(body.message, 140)}`,
             link: '/dashboard/support',
           });
           await recordActivity(tx, {
-            organizationId: auth.organizationId,
-            actorUserId: auth.userId,
+            organizationId: actor.organizationId,
+            actorUserId: actor.userId,
             action: 'created',
             entityType: 'support_ticket',
             entityId: ticketId,
@@ -120,46 +118,45 @@ export async function createTicket(
   };
   // The attachment is stored before the ticket's transaction (docs/decisions/022).
   const id = attachment
-    ? await withStoredFile(
-        app.db,
-        { ...attachment, organizationId: auth.organizationId, ownerUserId: auth.userId },
-        raise,
-        { oneAtATime: app.dbKind === 'pglite' },
-      )
+    ? await withStoredFile(deps, actor, {
+        file: { ...attachment, organizationId: actor.organizationId, ownerUserId: actor.userId },
+        link: raise,
+      })
     : await raise(null);
-  return getTicket(app, auth, id);
+  return visibleTicket(deps.db, actor, id);
 }
 
 export async function changeTicketStatus(
-  app: FastifyInstance,
-  auth: Actor,
-  id: string,
-  status: TicketStatus,
+  deps: Deps,
+  actor: Actor,
+  input: { id: string; status: TicketStatus },
 ): Promise<Ticket> {
-  const ticket = await getTicket(app, auth, id);
-  await app.db.transaction(async (tx) => {
-    await setTicketStatus(tx, id, status);
+  const { id, status } = input;
+  const ticket = await visibleTicket(deps.db, actor, id);
+  await deps.db.transaction(async (tx) => {
+    await repo.setTicketStatus(tx, id, status);
     await recordActivity(tx, {
       organizationId: ticket.organizationId,
-      actorUserId: auth.userId,
+      actorUserId: actor.userId,
       action: 'updated',
       entityType: 'support_ticket',
       entityId: id,
       message: `${status === 'Active' ? 'Activated' : 'Deactivated'} support ticket ${ticket.ticketId}`,
     });
   });
-  return getTicket(app, auth, id);
+  return visibleTicket(deps.db, actor, id);
 }
 
 /** Deletes the ticket and its attachment. */
-export async function deleteTicket(app: FastifyInstance, auth: Actor, id: string): Promise<void> {
-  const ticket = await getTicket(app, auth, id);
-  await app.db.transaction(async (tx) => {
-    const fileId = await deleteTicketRow(tx, id);
-    if (fileId) await deleteStoredFile(tx, fileId);
+export async function deleteTicket(deps: Deps, actor: Actor, input: { id: string }): Promise<void> {
+  const { id } = input;
+  const ticket = await visibleTicket(deps.db, actor, id);
+  await deps.db.transaction(async (tx) => {
+    const fileId = await repo.deleteTicketRow(tx, id);
+    if (fileId) await deleteStoredFile(withDb(deps, tx), actor, { id: fileId });
     await recordActivity(tx, {
       organizationId: ticket.organizationId,
-      actorUserId: auth.userId,
+      actorUserId: actor.userId,
       action: 'deleted',
       entityType: 'support_ticket',
       entityId: id,
@@ -169,7 +166,7 @@ export async function deleteTicket(app: FastifyInstance, auth: Actor, id: string
 }
 
 /** The columns of "Export To Excel": the table's, plus what a spreadsheet reader needs. */
-export function ticketExportColumns(auth: Actor): SheetColumn<Ticket>[] {
+function ticketExportColumns(actor: Actor): SheetColumn<Ticket>[] {
   return [
     { header: 'Ticket ID', width: 22, value: (t) => t.ticketId },
     { header: 'Name', width: 30, value: (t) => t.name },
@@ -177,7 +174,7 @@ export function ticketExportColumns(auth: Actor): SheetColumn<Ticket>[] {
     { header: 'Attachment', width: 12, value: (t) => attachmentKind(t.type) },
     { header: 'Message', width: 60, value: (t) => t.message },
     { header: 'Status', width: 10, value: (t) => t.status },
-    ...(auth.isSuperAdmin
+    ...(actor.isSuperAdmin
       ? [{ header: 'Organization', width: 28, value: (t: Ticket) => t.organizationName }]
       : []),
     { header: 'Raised By', width: 24, value: (t) => t.createdByName },
@@ -186,10 +183,10 @@ export function ticketExportColumns(auth: Actor): SheetColumn<Ticket>[] {
   ];
 }
 
-export function ticketsForExport(
-  app: FastifyInstance,
-  auth: Actor,
-  filter: Omit<TicketFilter, 'organizationId'>,
-) {
-  return iterateTickets(app.db, ticketFilter(auth, filter));
+/** The ticket list as filtered, for a spreadsheet: its columns and its rows, read in batches. */
+export function exportTickets(deps: Deps, actor: Actor, query: Omit<TicketFilter, 'organizationId'>) {
+  return {
+    columns: ticketExportColumns(actor),
+    rows: repo.iterateTickets(deps.db, ticketFilter(actor, query)),
+  };
 }

@@ -5,6 +5,29 @@ import { twoFactorEnabledSql, twoFactorRequiredSql } from '../../core/identity/s
 
 export type TotpRow = typeof userTotp.$inferSelect;
 
+/**
+ * The account a second factor belongs to, by id or by email (compared case-insensitively): what the
+ * authenticator app shows, what proves the owner (the password) and what the activity log names.
+ */
+export async function findAccount(db: Db, by: { userId: string } | { email: string }) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      organizationId: users.organizationId,
+      username: users.username,
+      email: users.email,
+      passwordHash: users.passwordHash,
+    })
+    .from(users)
+    .where(
+      'userId' in by
+        ? eq(users.id, by.userId)
+        : eq(sql`lower(${users.email})`, by.email.trim().toLowerCase()),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
 export async function findTotp(db: Db, userId: string): Promise<TotpRow | null> {
   const [row] = await db.select().from(userTotp).where(eq(userTotp.userId, userId));
   return row ?? null;

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import {
   confirmTwoFactorBodySchema,
   enableTwoFactorBodySchema,
-  idParamsSchema,
   messages,
   okSchema,
   recoveryCodesSchema,
@@ -18,7 +17,6 @@ import {
   enableTwoFactor,
   regenerateRecoveryCodes,
   replaceAuthenticator,
-  resetUserTwoFactor,
   startSetup,
   twoFactorStatus,
 } from './two-factor.service.js';
@@ -40,7 +38,10 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
         response: { 200: successSchema(twoFactorStatusSchema) },
       },
     },
-    async (request) => ({ success: true as const, data: await twoFactorStatus(app, requireActor(request)) }),
+    async (request) => ({
+      success: true as const,
+      data: await twoFactorStatus(app.deps, requireActor(request)),
+    }),
   );
 
   app.post(
@@ -53,7 +54,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
         response: { 200: successSchema(twoFactorSetupSchema) },
       },
     },
-    async (request) => ({ success: true as const, data: await startSetup(app, requireActor(request)) }),
+    async (request) => ({ success: true as const, data: await startSetup(app.deps, requireActor(request)) }),
   );
 
   app.post(
@@ -68,7 +69,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const recoveryCodes = await enableTwoFactor(app, requireActor(request), request.body.code);
+      const recoveryCodes = await enableTwoFactor(app.deps, requireActor(request), request.body);
       return { success: true as const, message: messages.twoFactor.enabled, data: { recoveryCodes } };
     },
   );
@@ -85,7 +86,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await disableTwoFactor(app, requireActor(request), request.body);
+      await disableTwoFactor(app.deps, requireActor(request), request.body);
       return { success: true as const, message: messages.twoFactor.disabled };
     },
   );
@@ -102,7 +103,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const recoveryCodes = await regenerateRecoveryCodes(app, requireActor(request), request.body);
+      const recoveryCodes = await regenerateRecoveryCodes(app.deps, requireActor(request), request.body);
       return {
         success: true as const,
         message: messages.twoFactor.recoveryCodesMade,
@@ -126,25 +127,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
     async (request) => ({
       success: true as const,
       message: messages.twoFactor.replaceStarted,
-      data: await replaceAuthenticator(app, requireActor(request), request.body),
+      data: await replaceAuthenticator(app.deps, requireActor(request), request.body),
     }),
-  );
-
-  app.post(
-    '/api/auth/users/:id/two-factor/reset',
-    {
-      config: { access: access.can('users', 'UPDATE') },
-      schema: {
-        tags,
-        summary:
-          "Remove another user's second factor (lost authenticator and recovery codes); ends their sessions and mails them",
-        params: idParamsSchema,
-        response: { 200: okSchema },
-      },
-    },
-    async (request) => {
-      await resetUserTwoFactor(app, requireActor(request), request.params.id);
-      return { success: true as const, message: messages.twoFactor.userReset };
-    },
   );
 }

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   formatDateTime,
   meets,
@@ -6,9 +5,11 @@ import {
   REQUIREMENTS,
   TOTP_CODE_PATTERN,
   type ConfirmTwoFactorBody,
+  type SignInChallenge,
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '@portal/shared';
+import type { Db } from '../../db/client.js';
 import {
   badRequest,
   conflict,
@@ -17,20 +18,20 @@ import {
   tooManyRequests,
   unauthorized,
 } from '../../lib/errors.js';
-import type { Actor } from '../../core/actor.js';
+import type { Actor, AnyActor, SystemActor, Visitor } from '../../core/actor.js';
+import { withDb, type Deps } from '../../core/deps.js';
 import { recordActivity, recordOwnAccountChange } from '../../core/activity-log.repo.js';
-import { findAccountEmail, findUserIdByEmail } from '../auth/accounts.repo.js';
-import { markFamilySecondFactor, revokeUserSessions } from '../auth/sessions.repo.js';
-import { assertManageable } from '../users/users.service.js';
-import { findUserRecord } from '../users/users.repo.js';
-import { findPasswordHash } from '../password/password.repo.js';
 import { countHit } from '../../core/rate-limits.repo.js';
+import { endOtherSessions, markSecondFactor, revokeAllSessions } from '../sessions/index.js';
+import { openChallenge, sealChallenge, type ChallengeClaims } from './challenge.js';
 import {
   claimStep,
   confirmTotp,
   countRecoveryCodesLeft,
   deleteTwoFactor,
+  findAccount,
   findTotp,
+  findTwoFactorState,
   replaceRecoveryCodes,
   savePendingSecret,
   spendRecoveryCode,
@@ -54,8 +55,8 @@ export const TWO_FACTOR_CHANGE_LIMIT = 20;
 export const TWO_FACTOR_CHANGE_WINDOW_MS = 15 * 60_000;
 
 /** The time step near now whose code `code` is, for a stored secret; -1 when none (or unreadable). */
-export function stepOfCode(app: FastifyInstance, secretCiphertext: string, code: string): number {
-  const secret = decryptSecret(app.secrets.twoFactor.secretKey, secretCiphertext);
+function stepOfCode(deps: Deps, secretCiphertext: string, code: string): number {
+  const secret = decryptSecret(deps.secrets.twoFactor.secretKey, secretCiphertext);
   return (secret === null ? null : matchingStep(secret, code, Date.now())) ?? -1;
 }
 
@@ -63,46 +64,94 @@ export function stepOfCode(app: FastifyInstance, secretCiphertext: string, code:
  * Whether `code` is the secret's code of a step near now that was not used before; accepting it
  * uses its step, so the same code never works twice. Always one statement, whatever the outcome.
  */
-async function acceptCode(
-  app: FastifyInstance,
-  totp: Pick<TotpRow, 'userId' | 'secretCiphertext'>,
-  code: string,
-) {
-  return claimStep(app.db, totp.userId, stepOfCode(app, totp.secretCiphertext, code));
+async function acceptCode(deps: Deps, totp: Pick<TotpRow, 'userId' | 'secretCiphertext'>, code: string) {
+  return claimStep(deps.db, totp.userId, stepOfCode(deps, totp.secretCiphertext, code));
 }
 
-export async function twoFactorStatus(app: FastifyInstance, auth: Actor): Promise<TwoFactorStatus> {
-  const totp = await findTotp(app.db, auth.userId);
-  const enabled = Boolean(totp?.confirmedAt);
+/**
+ * The password step's answer for an account with a second factor: a challenge sealing the account
+ * and its secret as stored, for the second step (`readSecondStep`).
+ */
+export function signInChallenge(
+  deps: Deps,
+  _actor: Visitor,
+  input: { userId: string; secretCiphertext: string },
+): SignInChallenge {
+  const { token, expiresAt } = sealChallenge(deps.secrets.twoFactor.challengeKey, {
+    ...input,
+    issuedAt: new Date(),
+  });
+  return { twoFactorRequired: true, challenge: token, expiresAt: expiresAt.toISOString() };
+}
+
+/** What the second step's one statement claims: the challenge's claims and the code's time step or recovery hash. */
+export interface SecondStepClaim extends ChallengeClaims {
+  code: { step: number } | { recoveryHash: string };
+}
+
+/**
+ * The second step's challenge and code, read: null when the challenge is not one this portal sealed
+ * or is no longer live. A code that matches no step near now is step -1, which claims nothing
+ * through the same statement as a right one.
+ */
+export function readSecondStep(
+  deps: Deps,
+  _actor: Visitor,
+  input: { challenge: string; code: string },
+): SecondStepClaim | null {
+  const challenge = openChallenge(deps.secrets.twoFactor.challengeKey, input.challenge, Date.now());
+  if (!challenge) return null;
+  const typed = input.code.replace(/\s+/g, '');
   return {
-    enabled,
-    required: auth.twoFactor.required,
-    enabledAt: enabled ? totp!.confirmedAt!.toISOString() : null,
-    recoveryCodesLeft: enabled ? await countRecoveryCodesLeft(app.db, auth.userId) : 0,
+    ...challenge,
+    code: TOTP_CODE_PATTERN.test(typed)
+      ? { step: stepOfCode(deps, challenge.secretCiphertext, typed) }
+      : { recoveryHash: recoveryCodeHash(deps.secrets.twoFactor.recoveryKey, input.code) },
   };
 }
 
-/** A new secret waiting for its first code (replacing one still waiting). */
-export async function startSetup(app: FastifyInstance, auth: Actor): Promise<TwoFactorSetup> {
-  const secret = newTotpSecret();
-  const saved = await savePendingSecret(
-    app.db,
-    auth.userId,
-    encryptSecret(app.secrets.twoFactor.secretKey, secret),
-  );
-  if (!saved) throw conflict(messages.twoFactor.alreadyEnabled);
-  const email = await findAccountEmail(app.db, auth.userId);
-  return { secret, otpauthUri: otpauthUri(secret, email ?? auth.userId) };
+/** Whether a user's role requires a second factor, and whether they have one (sign-in's answer). */
+export async function twoFactorState(deps: Deps, _actor: AnyActor, input: { userId: string }) {
+  return findTwoFactorState(deps.db, input.userId);
 }
 
-async function countChangeAttempt(app: FastifyInstance, auth: Actor) {
-  const hits = await countHit(app.db, `two-factor-change:user:${auth.userId}`, TWO_FACTOR_CHANGE_WINDOW_MS);
+export async function twoFactorStatus(deps: Deps, actor: Actor): Promise<TwoFactorStatus> {
+  const totp = await findTotp(deps.db, actor.userId);
+  const enabled = Boolean(totp?.confirmedAt);
+  return {
+    enabled,
+    required: actor.twoFactor.required,
+    enabledAt: enabled ? totp!.confirmedAt!.toISOString() : null,
+    recoveryCodesLeft: enabled ? await countRecoveryCodesLeft(deps.db, actor.userId) : 0,
+  };
+}
+
+/** What the authenticator app shows for a new secret: the account's email. */
+async function setupOf(deps: Deps, actor: Actor, secret: string): Promise<TwoFactorSetup> {
+  const email = (await findAccount(deps.db, { userId: actor.userId }))?.email;
+  return { secret, otpauthUri: otpauthUri(secret, email ?? actor.userId) };
+}
+
+/** A new secret waiting for its first code (replacing one still waiting). */
+export async function startSetup(deps: Deps, actor: Actor): Promise<TwoFactorSetup> {
+  const secret = newTotpSecret();
+  const saved = await savePendingSecret(
+    deps.db,
+    actor.userId,
+    encryptSecret(deps.secrets.twoFactor.secretKey, secret),
+  );
+  if (!saved) throw conflict(messages.twoFactor.alreadyEnabled);
+  return setupOf(deps, actor, secret);
+}
+
+async function countChangeAttempt(deps: Deps, actor: Actor) {
+  const hits = await countHit(deps.db, `two-factor-change:user:${actor.userId}`, TWO_FACTOR_CHANGE_WINDOW_MS);
   if (hits > TWO_FACTOR_CHANGE_LIMIT) throw tooManyRequests(messages.twoFactor.tooManyAttempts);
 }
 
-async function issueRecoveryCodes(app: FastifyInstance, db: FastifyInstance['db'], userId: string) {
+async function issueRecoveryCodes(deps: Deps, db: Db, userId: string) {
   const codes = newRecoveryCodes();
-  const key = app.secrets.twoFactor.recoveryKey;
+  const key = deps.secrets.twoFactor.recoveryKey;
   await replaceRecoveryCodes(
     db,
     userId,
@@ -116,18 +165,18 @@ async function issueRecoveryCodes(app: FastifyInstance, db: FastifyInstance['db'
  * This session typed a code, so it counts as signed in with the factor; every other session of the
  * user ends (one opened with a stolen password must not outlive the owner's enrolment).
  */
-export async function enableTwoFactor(app: FastifyInstance, auth: Actor, code: string) {
-  await countChangeAttempt(app, auth);
-  const totp = await findTotp(app.db, auth.userId);
+export async function enableTwoFactor(deps: Deps, actor: Actor, input: { code: string }) {
+  await countChangeAttempt(deps, actor);
+  const totp = await findTotp(deps.db, actor.userId);
   if (!totp) throw conflict(messages.twoFactor.noPendingSetup);
   if (totp.confirmedAt) throw conflict(messages.twoFactor.alreadyEnabled);
-  if (!(await acceptCode(app, totp, code))) throw badRequest(messages.twoFactor.codeInvalid);
-  return app.db.transaction(async (tx) => {
-    await confirmTotp(tx, auth.userId);
-    await markFamilySecondFactor(tx, auth.familyId);
-    await revokeUserSessions(tx, auth.userId, auth.familyId);
-    const recoveryCodes = await issueRecoveryCodes(app, tx, auth.userId);
-    await recordOwnAccountChange(tx, auth, 'Turned on two-factor sign-in');
+  if (!(await acceptCode(deps, totp, input.code))) throw badRequest(messages.twoFactor.codeInvalid);
+  return deps.db.transaction(async (tx) => {
+    await confirmTotp(tx, actor.userId);
+    await markSecondFactor(withDb(deps, tx), actor);
+    await endOtherSessions(withDb(deps, tx), actor);
+    const recoveryCodes = await issueRecoveryCodes(deps, tx, actor.userId);
+    await recordOwnAccountChange(tx, actor, 'Turned on two-factor sign-in');
     return recoveryCodes;
   });
 }
@@ -137,33 +186,33 @@ export async function enableTwoFactor(app: FastifyInstance, auth: Actor, code: s
  * current code or an unused recovery code (which this spends), so a lost authenticator is not a
  * locked account.
  */
-async function confirmWithPasswordAndCode(app: FastifyInstance, auth: Actor, body: ConfirmTwoFactorBody) {
-  await countChangeAttempt(app, auth);
-  const totp = await findTotp(app.db, auth.userId);
+async function confirmWithPasswordAndCode(deps: Deps, actor: Actor, body: ConfirmTwoFactorBody) {
+  await countChangeAttempt(deps, actor);
+  const totp = await findTotp(deps.db, actor.userId);
   if (!totp?.confirmedAt) throw conflict(messages.twoFactor.notEnabled);
-  const account = await findPasswordHash(app.db, auth.userId);
+  const account = await findAccount(deps.db, { userId: actor.userId });
   if (!account) throw unauthorized();
-  if (!(await app.hasher.verify(account.passwordHash, body.password))) {
+  if (!(await deps.hasher.verify(account.passwordHash, body.password))) {
     throw badRequest(messages.password.currentIncorrect);
   }
   const typed = body.code.replace(/\s+/g, '');
   const accepted = TOTP_CODE_PATTERN.test(typed)
-    ? await acceptCode(app, totp, typed)
+    ? await acceptCode(deps, totp, typed)
     : await spendRecoveryCode(
-        app.db,
-        auth.userId,
-        recoveryCodeHash(app.secrets.twoFactor.recoveryKey, body.code),
+        deps.db,
+        actor.userId,
+        recoveryCodeHash(deps.secrets.twoFactor.recoveryKey, body.code),
       );
   if (!accepted) throw badRequest(messages.twoFactor.codeInvalid);
 }
 
 /** Turning the factor off ends the user's other sessions, as turning it on does. */
-export async function disableTwoFactor(app: FastifyInstance, auth: Actor, body: ConfirmTwoFactorBody) {
-  await confirmWithPasswordAndCode(app, auth, body);
-  await app.db.transaction(async (tx) => {
-    await deleteTwoFactor(tx, auth.userId);
-    await revokeUserSessions(tx, auth.userId, auth.familyId);
-    await recordOwnAccountChange(tx, auth, 'Turned off two-factor sign-in');
+export async function disableTwoFactor(deps: Deps, actor: Actor, body: ConfirmTwoFactorBody) {
+  await confirmWithPasswordAndCode(deps, actor, body);
+  await deps.db.transaction(async (tx) => {
+    await deleteTwoFactor(tx, actor.userId);
+    await endOtherSessions(withDb(deps, tx), actor);
+    await recordOwnAccountChange(tx, actor, 'Turned off two-factor sign-in');
   });
 }
 
@@ -173,23 +222,31 @@ export async function disableTwoFactor(app: FastifyInstance, auth: Actor, body: 
  * in one transaction. Other sessions end.
  */
 export async function replaceAuthenticator(
-  app: FastifyInstance,
-  auth: Actor,
+  deps: Deps,
+  actor: Actor,
   body: ConfirmTwoFactorBody,
 ): Promise<TwoFactorSetup> {
-  await confirmWithPasswordAndCode(app, auth, body);
+  await confirmWithPasswordAndCode(deps, actor, body);
   const secret = newTotpSecret();
-  await app.db.transaction(async (tx) => {
-    await deleteTwoFactor(tx, auth.userId);
-    await savePendingSecret(tx, auth.userId, encryptSecret(app.secrets.twoFactor.secretKey, secret));
-    await revokeUserSessions(tx, auth.userId, auth.familyId);
-    await recordOwnAccountChange(tx, auth, 'Started setting up a new authenticator');
+  await deps.db.transaction(async (tx) => {
+    await deleteTwoFactor(tx, actor.userId);
+    await savePendingSecret(tx, actor.userId, encryptSecret(deps.secrets.twoFactor.secretKey, secret));
+    await endOtherSessions(withDb(deps, tx), actor);
+    await recordOwnAccountChange(tx, actor, 'Started setting up a new authenticator');
   });
-  const email = await findAccountEmail(app.db, auth.userId);
-  return { secret, otpauthUri: otpauthUri(secret, email ?? auth.userId) };
+  return setupOf(deps, actor, secret);
 }
 
-function factorResetMail(app: FastifyInstance, to: string, by: string) {
+export async function regenerateRecoveryCodes(
+  deps: Deps,
+  actor: Actor,
+  body: ConfirmTwoFactorBody,
+): Promise<string[]> {
+  await confirmWithPasswordAndCode(deps, actor, body);
+  return deps.db.transaction((tx) => issueRecoveryCodes(deps, tx, actor.userId));
+}
+
+function factorResetMail(deps: Deps, to: string, by: string) {
   return {
     to,
     subject: messages.twoFactor.resetSubject,
@@ -199,63 +256,51 @@ function factorResetMail(app: FastifyInstance, to: string, by: string) {
       'if your role requires one, or from Settings → Two-factor sign-in.',
       '',
       'If you did not ask for this, tell your administrator and set a new password:',
-      `${app.env.publicOrigin}/auth/forgot-password`,
+      `${deps.env.publicOrigin}/auth/forgot-password`,
     ].join('\n'),
   };
 }
 
 /**
  * Removes another user's second factor (they lost their authenticator and their recovery codes):
- * the platform operator's act, never on themselves, never on someone with a wider role. Every session
- * of the user ends, the reset is recorded in the activity log and the user is mailed. `actor` null is
- * the operator's command line (`npm run reset-two-factor`), for the last super administrator.
+ * the platform operator's act, never on themselves; whether they may manage that user is the
+ * caller's check (users), made before this. Every session of the user ends, the reset is recorded in
+ * the activity log and the user is mailed. The system actor is the operator's command line
+ * (`npm run reset-two-factor -- EMAIL`, for the last super administrator), which names the user by email.
  */
-export async function resetUserTwoFactor(
-  app: FastifyInstance,
-  actor: Actor | null,
-  userId: string,
+export async function resetSecondFactor(
+  deps: Deps,
+  actor: Actor | SystemActor,
+  input: { userId: string } | { email: string },
 ): Promise<void> {
-  if (actor) {
+  const operator = actor.kind === 'system';
+  if (!operator) {
     if (!meets(actor, REQUIREMENTS.resetUserTwoFactor)) throw forbidden();
-    if (actor.userId === userId) throw forbidden(messages.twoFactor.cannotResetOwn);
+    if ('userId' in input && actor.userId === input.userId)
+      throw forbidden(messages.twoFactor.cannotResetOwn);
   }
-  const outboxId = await app.db.transaction(async (tx) => {
-    const user = (await findUserRecord(tx, userId))?.user;
-    if (!user) throw notFound(messages.users.notFound);
-    if (actor) await assertManageable(tx, actor, user.roleId);
+  const outboxId = await deps.db.transaction(async (tx) => {
+    const user = await findAccount(tx, input);
+    if (!user) {
+      throw notFound('email' in input ? `No account has the email ${input.email}` : messages.users.notFound);
+    }
+    if (!operator && actor.userId === user.id) throw forbidden(messages.twoFactor.cannotResetOwn);
     const totp = await findTotp(tx, user.id);
     if (!totp?.confirmedAt) throw conflict(messages.twoFactor.notEnabled);
     await deleteTwoFactor(tx, user.id);
-    await revokeUserSessions(tx, user.id);
+    await revokeAllSessions(withDb(deps, tx), actor, { userId: user.id });
     await recordActivity(tx, {
       organizationId: user.organizationId,
-      actorUserId: actor?.userId ?? null,
+      actorUserId: operator ? null : actor.userId,
       action: 'updated',
       entityType: 'user',
       entityId: user.id,
-      message: `Reset the two-factor sign-in of ${user.username}${actor ? '' : ' (operator command)'}`,
+      message: `Reset the two-factor sign-in of ${user.username}${operator ? ' (operator command)' : ''}`,
     });
-    return app.mailer.enqueue(
+    return deps.mailer.enqueue(
       tx,
-      factorResetMail(app, user.email, actor ? 'an administrator' : 'the operator'),
+      factorResetMail(deps, user.email, operator ? 'the operator' : 'an administrator'),
     );
   });
-  await app.mailer.deliver(app.db, outboxId);
-}
-
-export async function regenerateRecoveryCodes(
-  app: FastifyInstance,
-  auth: Actor,
-  body: ConfirmTwoFactorBody,
-): Promise<string[]> {
-  await confirmWithPasswordAndCode(app, auth, body);
-  return app.db.transaction((tx) => issueRecoveryCodes(app, tx, auth.userId));
-}
-
-/** The operator's command (`npm run reset-two-factor -- EMAIL`): `resetUserTwoFactor` by email. */
-export async function resetTwoFactorByEmail(app: FastifyInstance, email: string): Promise<string> {
-  const userId = await findUserIdByEmail(app.db, email);
-  if (!userId) throw notFound(`No account has the email ${email}`);
-  await resetUserTwoFactor(app, null, userId);
-  return `Two-factor sign-in of ${email} was reset: every session ended and the user was mailed. They sign in with their password and set up an authenticator again.`;
+  await deps.mailer.deliver(deps.db, outboxId);
 }

@@ -367,7 +367,7 @@ describe('sign-in with a second factor', () => {
     const stepFrom = (address: string, code: string, password?: string) =>
       bothStepsFrom(user.email, address, code, password);
     const capMails = async () => {
-      await ctx.app.background.idle();
+      await ctx.app.deps.background.idle();
       return (await ctx.database.db.select().from(emailOutbox)).filter(
         (m) => m.toAddress === user.email && m.subject === messages.twoFactor.codeFailuresSubject,
       );
@@ -389,7 +389,7 @@ describe('sign-in with a second factor', () => {
     expect(more).toHaveLength(0);
     expect(mail!.textBody).toContain(`${CODE_FAILURE_CAP} wrong sign-in codes`);
     expect(mail!.textBody).toContain('from 203.0.113.');
-    expect(mail!.textBody).toContain(`${ctx.app.env.publicOrigin}/auth/forgot-password`);
+    expect(mail!.textBody).toContain(`${ctx.app.deps.env.publicOrigin}/auth/forgot-password`);
 
     // A new password forgets the codes that failed: the owner signs in at once.
     const forgot = await ctx.app.inject({
@@ -398,7 +398,7 @@ describe('sign-in with a second factor', () => {
       payload: { email: user.email },
     });
     expect(forgot.statusCode).toBe(200);
-    await ctx.app.background.idle();
+    await ctx.app.deps.background.idle();
     const resetMail = (await ctx.database.db.select().from(emailOutbox)).find(
       (m) => m.toAddress === user.email && m.textBody.includes('/auth/reset-password?token='),
     );

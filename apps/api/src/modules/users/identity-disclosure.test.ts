@@ -11,7 +11,7 @@ import { messages } from '@portal/shared';
 import { activityEntries } from '../../db/schema/index.js';
 import { createTestApp, roleIdByName, signIn, type TestContext } from '../../../test/harness.js';
 import { createTenant } from '../../../test/fixtures.js';
-import { IDENTITY_CONFLICTS_PER_HOUR } from './users.service.js';
+import { IDENTITY_CONFLICTS_PER_HOUR } from './identity-conflicts.js';
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { and, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { UserSortField } from '@portal/shared';
 import type { Db } from '../../db/client.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 import { organizations, roles, users } from '../../db/schema/index.js';
 import {
   identitySnapshot,
@@ -12,25 +13,6 @@ import {
 import { userScreenColumns, userWithRoleColumns, type UserDtoRow } from '../../core/identity/users.repo.js';
 
 export type UserRecord = typeof users.$inferSelect;
-
-export async function findOrganizationById(db: Db, id: string) {
-  const [row] = await db
-    .select({ id: organizations.id, name: organizations.name, isPlatform: organizations.isPlatform })
-    .from(organizations)
-    .where(eq(organizations.id, id))
-    .limit(1);
-  return row ?? null;
-}
-
-/** Creates the organization unless it exists (idempotent); true when this call made it. */
-export async function insertOrganizationIfMissing(db: Db, values: { id: string; name: string }) {
-  const rows = await db
-    .insert(organizations)
-    .values(values)
-    .onConflictDoNothing({ target: organizations.id })
-    .returning({ id: organizations.id });
-  return rows.length === 1;
-}
 
 export async function findRoleById(db: Db, id: string) {
   const [row] = await db
@@ -93,6 +75,50 @@ export async function updateUserRecord(
     .where(eq(users.id, id))
     .returning();
   return row ?? null;
+}
+
+/** Who the account is, for a change to one's own profile. */
+export async function findOwnAccount(db: Db, userId: string) {
+  const [row] = await db
+    .select({ organizationId: users.organizationId, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The fields a user edits on their own profile page (the profile module's PUT /api/auth/profile). */
+export async function updateProfileFields(
+  db: Db,
+  userId: string,
+  values: { fullName: string; mobileNo: string; username?: string | undefined },
+): Promise<void> {
+  await db
+    .update(users)
+    .set({
+      fullName: values.fullName,
+      mobileNo: values.mobileNo,
+      ...(values.username !== undefined ? { username: values.username } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, userId));
+}
+
+/**
+ * Points the user at a new profile image and returns the previous one's id. The row lock makes two
+ * replacements at once run one after the other, so neither leaves its predecessor behind.
+ */
+export async function replaceProfileImageId(db: Db, userId: string, fileId: string): Promise<string | null> {
+  const [current] = await db
+    .select({ old: users.profileImageFileId })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  await db
+    .update(users)
+    .set({ profileImageFileId: fileId, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+  return current?.old ?? null;
 }
 
 export interface UserFilter {
@@ -221,7 +247,7 @@ export async function listUserPage(
   db: Db,
   filter: UserFilter,
   o: UserOrder,
-  page: { page: number; pageSize: number },
+  page: PageQuery,
 ): Promise<{ rows: UserDtoRow[]; version: number; total: number }> {
   const roleName =
     filter.role !== undefined && !UUID_PATTERN.test(filter.role) ? filter.role.toLowerCase() : null;
@@ -247,7 +273,7 @@ export async function listUserPage(
       .where(userWhere(filter, roleIds))
       .orderBy(...orderBy(o))
       .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize);
+      .offset(offsetOf(page));
     const rows: UserDtoRow[] = found.map(({ version: _version, ...user }) => user);
     const version = identityVersionOf(found[0] ? found[0].version : await readIdentityVersion(db));
     // Role names changed between resolving and reading: resolve again at the new version (once).

@@ -1,33 +1,31 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createUserBodySchema,
+  endedSessionsSchema,
   idParamsSchema,
   messages,
+  okSchema,
   pageSchema,
   successSchema,
   updateUserBodySchema,
   userExportQuerySchema,
   userListQuerySchema,
   userSchema,
-  type CreateUserBody,
-  type User,
 } from '@portal/shared';
 import { access, requireActor } from '../../plugins/access.js';
-import { can, tenantScope } from '../../core/actor.js';
-import { forbidden, notFound } from '../../lib/errors.js';
-import { findUserDto } from '../../core/identity/users.repo.js';
 import { attachmentDisposition, spreadsheetContentType, spreadsheetFileName } from '../../lib/spreadsheet.js';
 import { usersSpreadsheet } from './users-export.js';
+import { inviteUser } from './invites.service.js';
+import { endSessionsOfUser, resetTwoFactorOfUser } from './user-access.service.js';
 import {
-  inviteUser,
+  getUser,
   listUsers,
   resendInvite,
   setUserActive,
   updateUser,
   usersForExport,
-  type CreateUserOptions,
 } from './users.service.js';
 
 const tags = ['users'];
@@ -36,12 +34,6 @@ const userAnswerWithMessage = z.object({ success: z.literal(true), data: userSch
 
 export async function usersRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-
-  async function userDto(id: string): Promise<User> {
-    const user = await findUserDto(app.db, id);
-    if (!user) throw notFound(messages.users.notFound);
-    return user;
-  }
 
   app.get(
     '/api/auth/users',
@@ -55,10 +47,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
         response: { 200: pageSchema(userSchema) },
       },
     },
-    async (request) => {
-      const result = await listUsers(app.db, requireActor(request), request.query);
-      return { success: true as const, ...result };
-    },
+    async (request) => listUsers(app.deps, requireActor(request), request.query),
   );
 
   app.get(
@@ -73,8 +62,8 @@ export async function usersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { format, ...filters } = request.query;
-      const batches = usersForExport(app.db, requireActor(request), filters);
+      const { format } = request.query;
+      const batches = usersForExport(app.deps, requireActor(request), request.query);
       return reply
         .header('Content-Disposition', attachmentDisposition(spreadsheetFileName('users', format)))
         .type(spreadsheetContentType(format))
@@ -85,7 +74,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/auth/users/:id',
     {
-      // Anyone may read their own record; reading another needs User Management READ (checked below).
+      // Anyone may read their own record; reading another needs User Management READ (service).
       config: { access: access.signedIn },
       schema: {
         tags,
@@ -94,15 +83,10 @@ export async function usersRoutes(fastify: FastifyInstance) {
         response: { 200: userAnswer },
       },
     },
-    async (request) => {
-      const auth = requireActor(request);
-      const { id } = request.params;
-      if (id !== auth.userId && !can(auth, 'users', 'READ')) throw forbidden();
-      const user = await findUserDto(app.db, id);
-      const scope = tenantScope(auth);
-      if (!user || (scope && user.organizationId !== scope)) throw notFound(messages.users.notFound);
-      return { success: true as const, data: user };
-    },
+    async (request) => ({
+      success: true as const,
+      data: await getUser(app.deps, requireActor(request), request.params),
+    }),
   );
 
   app.put(
@@ -118,11 +102,10 @@ export async function usersRoutes(fastify: FastifyInstance) {
         response: { 200: userAnswer },
       },
     },
-    async (request) => {
-      const auth = requireActor(request);
-      await updateUser(app, auth, request.params.id, request.body);
-      return { success: true as const, data: await userDto(request.params.id) };
-    },
+    async (request) => ({
+      success: true as const,
+      data: await updateUser(app.deps, requireActor(request), { id: request.params.id, body: request.body }),
+    }),
   );
 
   for (const [action, active] of [
@@ -142,15 +125,11 @@ export async function usersRoutes(fastify: FastifyInstance) {
           response: { 200: userAnswerWithMessage },
         },
       },
-      async (request) => {
-        const auth = requireActor(request);
-        await setUserActive(app, auth, request.params.id, active);
-        return {
-          success: true as const,
-          data: await userDto(request.params.id),
-          message: active ? messages.users.activated : messages.users.deactivated,
-        };
-      },
+      async (request) => ({
+        success: true as const,
+        data: await setUserActive(app.deps, requireActor(request), { id: request.params.id, active }),
+        message: active ? messages.users.activated : messages.users.deactivated,
+      }),
     );
   }
 
@@ -165,20 +144,47 @@ export async function usersRoutes(fastify: FastifyInstance) {
         response: { 200: userAnswerWithMessage },
       },
     },
+    async (request) => ({
+      success: true as const,
+      data: await resendInvite(app.deps, requireActor(request), request.params),
+      message: messages.users.inviteResent,
+    }),
+  );
+
+  app.post(
+    '/api/auth/users/:id/end-sessions',
+    {
+      config: { access: access.can('users', 'UPDATE') },
+      schema: {
+        tags: ['sessions'],
+        summary: 'End every session of a user (the platform operator)',
+        params: idParamsSchema,
+        response: { 200: successSchema(endedSessionsSchema).extend({ message: z.string() }) },
+      },
+    },
     async (request) => {
-      const auth = requireActor(request);
-      await resendInvite(app, auth, request.params.id);
-      return {
-        success: true as const,
-        data: await userDto(request.params.id),
-        message: messages.users.inviteResent,
-      };
+      const ended = await endSessionsOfUser(app.deps, requireActor(request), request.params);
+      return { success: true as const, message: messages.sessions.userSessionsEnded, data: { ended } };
     },
   );
 
-  async function create(request: FastifyRequest<{ Body: CreateUserBody }>, options: CreateUserOptions) {
-    return userDto(await inviteUser(app, requireActor(request), request.body, options));
-  }
+  app.post(
+    '/api/auth/users/:id/two-factor/reset',
+    {
+      config: { access: access.can('users', 'UPDATE') },
+      schema: {
+        tags: ['two-factor'],
+        summary:
+          "Remove another user's second factor (lost authenticator and recovery codes); ends their sessions and mails them",
+        params: idParamsSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await resetTwoFactorOfUser(app.deps, requireActor(request), request.params);
+      return { success: true as const, message: messages.twoFactor.userReset };
+    },
+  );
 
   app.post(
     '/api/auth/users/as/admin',
@@ -192,25 +198,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const user = await create(request, { allowNewOrganization: true });
-      return reply.code(201).send({ success: true as const, data: user });
-    },
-  );
-
-  app.post(
-    '/api/auth/auth-session/register',
-    {
-      config: { access: access.can('users', 'CREATE') },
-      schema: {
-        tags,
-        summary:
-          'Add a member to an existing organization with any role visible to it; emails a set-password link',
-        body: createUserBodySchema,
-        response: { 201: userAnswer },
-      },
-    },
-    async (request, reply) => {
-      const user = await create(request, { allowNewOrganization: false });
+      const user = await inviteUser(app.deps, requireActor(request), request.body);
       return reply.code(201).send({ success: true as const, data: user });
     },
   );

@@ -1,4 +1,5 @@
-import type { Env } from '../../../env.js';
+import type { Deps } from '../deps.js';
+import { getOrCreateSecret } from '../settings.repo.js';
 import type { PaymentProvider } from './payment-provider.js';
 import { createRazorpayProvider } from './razorpay-provider.js';
 import { createSandboxProvider, type SandboxProvider } from './sandbox-provider.js';
@@ -8,12 +9,11 @@ export type { SandboxProvider } from './sandbox-provider.js';
 
 /**
  * The provider env.ts resolved: Razorpay when chosen or keyed, else the sandbox, which production
- * takes only with PAYMENT_PROVIDER=sandbox (docs/product.md, "Subscriptions and payments").
+ * takes only with PAYMENT_PROVIDER=sandbox (docs/product.md, "Subscriptions and payments"). The
+ * sandbox's secret is kept in app_settings, so every API process on the database signs alike.
  */
-export function createPaymentProvider(
-  env: Env,
-  sandboxSecret: () => Promise<string>,
-): Promise<PaymentProvider> {
+export function createPaymentProvider(deps: Pick<Deps, 'env' | 'db'>): Promise<PaymentProvider> {
+  const { env } = deps;
   if (env.paymentProvider === 'razorpay' && env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET) {
     return Promise.resolve(
       createRazorpayProvider({
@@ -23,16 +23,9 @@ export function createPaymentProvider(
       }),
     );
   }
-  return sandboxSecret().then(createSandboxProvider);
+  return getOrCreateSecret(deps.db, 'sandbox_payment_secret').then(createSandboxProvider);
 }
 
 export function isSandbox(provider: PaymentProvider): provider is SandboxProvider {
   return provider.name === 'sandbox';
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Set by the billing module: Razorpay or the sandbox. */
-    paymentProvider: PaymentProvider;
-  }
 }

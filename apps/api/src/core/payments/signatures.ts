@@ -1,4 +1,4 @@
-import { hmacSha256, safeEqual } from '../../../lib/tokens.js';
+import { hmacSha256, safeEqual } from '../../lib/tokens.js';
 
 /**
  * Razorpay's signatures, which the sandbox produces too, so verification runs the same code for

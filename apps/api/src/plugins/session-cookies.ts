@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_LEGACY_COOKIE, messages } from '@portal/shared';
-import { AppError } from '../../lib/errors.js';
-import { hmacSha256, safeEqual } from '../../lib/tokens.js';
+import { AppError } from '../lib/errors.js';
+import { hmacSha256, safeEqual } from '../lib/tokens.js';
 
 export const ACCESS_COOKIE = 'access_token';
 export const REFRESH_COOKIE = 'refresh_token';

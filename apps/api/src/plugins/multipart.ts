@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { fileTypeFromBuffer } from 'file-type';
 import { MAX_UPLOAD_BYTES, messages } from '@portal/shared';
-import { AppError, badRequest } from '../../lib/errors.js';
-import { refuseUnstorableText } from '../../plugins/text-guard.js';
+import { AppError, badRequest } from '../lib/errors.js';
+import type { Upload } from '../lib/upload.js';
+import { refuseUnstorableText } from './text-guard.js';
 
 /**
  * Lets the routes of the calling module read multipart forms. Registered per module, not globally:
@@ -12,13 +12,6 @@ import { refuseUnstorableText } from '../../plugins/text-guard.js';
  */
 export async function acceptUploads(app: FastifyInstance) {
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } });
-}
-
-/** One uploaded file, read whole (the multipart plugin caps it at MAX_UPLOAD_BYTES). */
-export interface Upload {
-  fieldName: string;
-  fileName: string;
-  data: Buffer;
 }
 
 export interface MultipartForm {
@@ -74,24 +67,4 @@ export async function readMultipartForm(request: FastifyRequest, tooLarge: strin
     throw badRequest(messages.http.malformedUpload);
   }
   return { fields, file };
-}
-
-/**
- * The MIME type of `data` judged by its content (magic bytes), if it is one of `allowed`; null
- * otherwise, whatever the file's name says. A legacy .doc is an OLE compound file, a container that
- * other formats (.xls, .msi) share, so it counts as Word only under a .doc name.
- */
-export async function detectAllowedType(
-  data: Buffer,
-  fileName: string,
-  allowed: readonly string[],
-): Promise<string | null> {
-  const detected = await fileTypeFromBuffer(data);
-  if (!detected) return null;
-  let mime: string = detected.mime;
-  if (mime === 'application/x-cfb') {
-    if (!/\.doc$/i.test(fileName)) return null;
-    mime = 'application/msword';
-  }
-  return allowed.includes(mime) ? mime : null;
 }

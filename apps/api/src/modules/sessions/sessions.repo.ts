@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions, users, userTotp } from '../../db/schema/index.js';
 import { identitySnapshot, identityVersionOf, identityVersionSql } from '../../core/identity/cache.repo.js';
@@ -187,4 +187,23 @@ export async function listActiveFamilies(db: Db, userId: string) {
     .groupBy(sessions.familyId)
     .having(sql`bool_or(${live})`)
     .orderBy(sql`max(${sessions.createdAt}) desc`);
+}
+
+/** Whom a user's sessions belong to, as the activity log names them; null for no such user. */
+export async function findSessionOwner(db: Db, userId: string) {
+  const [row] = await db
+    .select({ id: users.id, username: users.username, organizationId: users.organizationId })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Deletes sessions whose refresh token has expired; returns how many went. */
+export async function deleteEndedSessions(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(lt(sessions.refreshExpiresAt, now))
+    .returning({ id: sessions.id });
+  return rows.length;
 }

@@ -11,9 +11,9 @@ import {
 } from '@portal/shared';
 import { createTestApp, signIn, type Session, type TestContext } from '../../../test/harness.js';
 import { activityEntries, creditLedger, creditNotes, payments } from '../../db/schema/index.js';
-import type { SandboxProvider } from '../billing/provider/index.js';
-import { countRows, onboardingBody, tenantAdmin } from '../billing/test-helpers.js';
-import { creditsToTakeBack } from './refunds.service.js';
+import type { SandboxProvider } from '../../core/payments/index.js';
+import { creditsToTakeBack } from './rules.js';
+import { countRows, onboardingBody, tenantAdmin } from './test-helpers.js';
 
 let ctx: TestContext;
 let root: Session;
@@ -241,7 +241,7 @@ describe('POST /api/auth/payments/{id}/refunds', () => {
 describe('online payments: the provider refunds, and its refund.processed webhook', () => {
   let secret: string;
   beforeAll(() => {
-    secret = (ctx.app.paymentProvider as SandboxProvider).webhookSecret;
+    secret = (ctx.app.deps.payments as SandboxProvider).webhookSecret;
   });
 
   async function boughtOnline(session: Session, credits: number) {

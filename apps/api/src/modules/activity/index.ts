@@ -1,0 +1,2 @@
+export { activityRoutes } from './activity.routes.js';
+export { recentActivities } from './activity.service.js';

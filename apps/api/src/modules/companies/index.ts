@@ -1,0 +1,1 @@
+export { companiesRoutes } from './companies.routes.js';

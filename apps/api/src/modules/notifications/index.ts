@@ -1,0 +1,8 @@
+export { notificationsRoutes } from './notifications.routes.js';
+export {
+  activeOrganizationAdmins,
+  notifyOrganizationAdmins,
+  notifySuperAdmins,
+  type OrganizationNotice,
+} from './notifications.service.js';
+export type { NotificationInput } from './notifications.repo.js';

@@ -1,0 +1,6 @@
+export { organizationsRoutes } from './organizations.routes.js';
+export {
+  createOrganizationIfMissing,
+  findOrganization,
+  type OrganizationSummary,
+} from './organizations.service.js';

@@ -1,0 +1,2 @@
+export { platformRoutes } from './platform.routes.js';
+export { runHousekeeping, type Pruner } from './housekeeping.service.js';

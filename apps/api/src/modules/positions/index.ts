@@ -1,0 +1,1 @@
+export { positionsRoutes } from './positions.routes.js';

@@ -1,0 +1,1 @@
+export { rolesRoutes } from './roles.routes.js';

@@ -1,0 +1,22 @@
+import { INVITE_VALID_HOURS } from '@portal/shared';
+import type { Actor } from '../../core/actor.js';
+import type { Deps } from '../../core/deps.js';
+import { issuePasswordLink } from '../password/index.js';
+
+/** The invitation: a one-time set-password link, valid INVITE_VALID_HOURS. */
+export function inviteMail(to: string, link: string) {
+  return {
+    to,
+    subject: 'You are invited to the Interview Credits Portal',
+    text: `An account has been created for you on the Interview Credits Portal.\n\nSet your password to sign in: ${link}\n\nThe link works once and expires in ${INVITE_VALID_HOURS} hours. If it has expired, ask your administrator to send a new one.`,
+  };
+}
+
+/**
+ * Writes the invitation (a new set-password link; the user's earlier invite links stop working) to
+ * the outbox in `deps.db`, the caller's transaction; answers the outbox entry to deliver once committed.
+ */
+export async function enqueueInvite(deps: Deps, actor: Actor, user: { id: string; email: string }) {
+  const link = await issuePasswordLink(deps, actor, { userId: user.id, purpose: 'invite' });
+  return deps.mailer.enqueue(deps.db, inviteMail(user.email, link));
+}
