@@ -1,16 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import fp from 'fastify-plugin';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import type { Database, Db } from './db/client.js';
+import type { Database } from './db/client.js';
 import type { Env } from './env.js';
-import { createPasswordHasher, type HashCost, type PasswordHasher } from './lib/passwords.js';
+import { createPasswordHasher, type HashCost } from './lib/passwords.js';
 import { createResponseSerializerCompiler } from './lib/response-serializer.js';
 import { mailAttachmentRenderer } from './modules/invoices/index.js';
-import { createMailer, type Mailer } from './core/mail.js';
+import { createMailer } from './core/mail.js';
 import { getOrCreateSecret } from './core/settings.repo.js';
-import { createBackgroundTasks, type BackgroundTasks } from './lib/background-tasks.js';
+import { createBackgroundTasks } from './lib/background-tasks.js';
 import accessPlugin from './plugins/access.js';
 import { authenticateApiKey } from './modules/billing/index.js';
 import { findSession } from './modules/sessions/index.js';
@@ -23,7 +23,7 @@ import { registerModules } from './modules/index.js';
 import { defaultConfig, type AppConfig } from './core/config.js';
 import type { Deps } from './core/deps.js';
 import { systemActor } from './core/actor.js';
-import { deriveSecrets, type Secrets } from './core/secrets.js';
+import { deriveSecrets } from './core/secrets.js';
 import { createWorkerPool } from './core/worker-pool.js';
 import { createPaymentProvider } from './core/payments/index.js';
 
@@ -38,14 +38,6 @@ export interface BuildOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    env: Env;
-    db: Db;
-    dbKind: Database['kind'];
-    config: AppConfig;
-    hasher: PasswordHasher;
-    mailer: Mailer;
-    secrets: Secrets;
-    background: BackgroundTasks;
     /** What services are handed (core/deps.ts); routes pass it as `fn(app.deps, actor, input)`. */
     deps: Deps;
   }
@@ -58,6 +50,32 @@ declare module 'fastify' {
 function allowedOrigins(env: Env): string[] {
   if (env.PUBLIC_URL) return [env.publicOrigin];
   return ['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${env.PORT}`);
+}
+
+/** The one deps object every service is handed (core/deps.ts, docs/decisions/024). */
+async function createDeps(options: BuildOptions, log: FastifyBaseLogger): Promise<Deps> {
+  const { env, database } = options;
+  // Before the mailer: a mail's attached invoice is rendered on the pool when the mail goes out.
+  const workers = createWorkerPool();
+  const sessionSecret = env.SESSION_SECRET ?? (await getOrCreateSecret(database.db, 'session_secret'));
+  return {
+    db: database.db,
+    dbKind: database.kind,
+    env,
+    config: { ...defaultConfig, ...options.config },
+    log,
+    hasher: createPasswordHasher(options.hashCost),
+    mailer: createMailer({
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM,
+      log,
+      renderAttachment: mailAttachmentRenderer(workers),
+    }),
+    workers,
+    payments: await createPaymentProvider({ env, db: database.db }),
+    secrets: deriveSecrets(sessionSecret),
+    background: createBackgroundTasks(log),
+  };
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -77,40 +95,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     createResponseSerializerCompiler({ checkAgainstZod: options.env.NODE_ENV !== 'production' }),
   );
 
-  app.decorate('env', options.env);
-  app.decorate('db', options.database.db);
-  app.decorate('dbKind', options.database.kind);
-  app.decorate('config', { ...defaultConfig, ...options.config });
-  app.decorate('hasher', createPasswordHasher(options.hashCost));
-  // Before the mailer: a mail's attached invoice is rendered on the pool when the mail goes out.
-  const workers = createWorkerPool();
-  app.addHook('onClose', () => workers.close());
-  app.decorate(
-    'mailer',
-    createMailer({
-      smtpUrl: options.env.SMTP_URL,
-      from: options.env.MAIL_FROM,
-      log: app.log,
-      renderAttachment: mailAttachmentRenderer(workers),
-    }),
-  );
-  app.decorate('background', createBackgroundTasks(app.log));
-  app.addHook('onClose', () => app.background.idle());
-  const sessionSecret =
-    options.env.SESSION_SECRET ?? (await getOrCreateSecret(options.database.db, 'session_secret'));
-  app.decorate('secrets', deriveSecrets(sessionSecret));
-  app.decorate('deps', {
-    db: app.db,
-    dbKind: app.dbKind,
-    env: app.env,
-    config: app.config,
-    log: app.log,
-    hasher: app.hasher,
-    mailer: app.mailer,
-    workers,
-    payments: await createPaymentProvider({ env: options.env, db: options.database.db }),
-    secrets: app.secrets,
-    background: app.background,
+  const deps = await createDeps(options, app.log);
+  app.decorate('deps', deps);
+  app.addHook('onClose', async () => {
+    await deps.background.idle();
+    await deps.workers.close();
   });
   // Lets plugins name `db` as a dependency.
   await app.register(fp(async () => {}, { name: 'db' }));

@@ -177,7 +177,7 @@ export function withFlippedBit(sealed: string): string {
  * (two-factor.test.ts).
  */
 export async function forgetUsedCodes(app: FastifyInstance, identifier: string) {
-  await app.db.execute(sql`
+  await app.deps.db.execute(sql`
     update user_totp set last_used_step = null
     where user_id in (select id from users where lower(email) = lower(${identifier}) or lower(username) = lower(${identifier}))`);
 }
@@ -280,7 +280,7 @@ export async function tableFingerprint(ctx: TestContext): Promise<() => Promise<
   ].join(' union all ');
   return async () => {
     // Work a request left running (a mail's delivery) settles before the tables are read.
-    await ctx.app.background.idle();
+    await ctx.app.deps.background.idle();
     const rows = rowsOf(await ctx.database.db.execute(sql.raw(query))) as { name: string; h: string }[];
     return rows.map((r) => `${r.name}:${r.h}`).join(',');
   };

@@ -89,7 +89,9 @@ describe('the one service contract (decision 024)', () => {
     const routeTable = join(modulesDir, 'index.ts');
     const offenders = sourceFiles.filter(
       (file) =>
-        !file.endsWith('.routes.ts') && file !== routeTable && /\bFastifyInstance\b/.test(readFileSync(file, 'utf8')),
+        !file.endsWith('.routes.ts') &&
+        file !== routeTable &&
+        /\bFastifyInstance\b/.test(readFileSync(file, 'utf8')),
     );
     expect(offenders.map((file) => relative(apiRoot, file))).toEqual([]);
   });

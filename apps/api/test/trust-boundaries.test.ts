@@ -23,7 +23,7 @@ const HOSTILE_HEADERS = [
 ];
 
 async function lastMailTo(ctx: TestContext, to: string) {
-  await ctx.app.background.idle();
+  await ctx.app.deps.background.idle();
   const [mail] = await ctx.database.db
     .select()
     .from(emailOutbox)

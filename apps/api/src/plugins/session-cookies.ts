@@ -37,7 +37,7 @@ export interface IssuedTokens {
 
 export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, t: IssuedTokens) {
   // From the configured public address, not from what the request says its scheme was.
-  const base = { path: '/', sameSite: 'lax' as const, secure: request.server.env.publicIsHttps };
+  const base = { path: '/', sameSite: 'lax' as const, secure: request.server.deps.env.publicIsHttps };
   reply
     .setCookie(ACCESS_COOKIE, t.accessToken, {
       ...base,
@@ -70,7 +70,7 @@ export function setDeviceCookie(request: FastifyRequest, reply: FastifyReply, de
   reply.setCookie(DEVICE_COOKIE, deviceToken, {
     path: DEVICE_COOKIE_PATH,
     sameSite: 'lax',
-    secure: request.server.env.publicIsHttps,
+    secure: request.server.deps.env.publicIsHttps,
     httpOnly: true,
     maxAge: DEVICE_COOKIE_MAX_AGE_S,
   });
