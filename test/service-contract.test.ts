@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * core/actor.ts's three kinds; nothing but routes and plugins sees Fastify. Read from the types, so
  * a new service with another shape fails here.
  */
-const apiRoot = fileURLToPath(new URL('..', import.meta.url));
+const apiRoot = fileURLToPath(new URL('../apps/api/', import.meta.url));
 const modulesDir = join(apiRoot, 'src/modules');
 const ACTOR_KINDS = new Set(['Actor', 'Visitor', 'SystemActor']);
 

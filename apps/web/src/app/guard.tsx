@@ -1,8 +1,8 @@
-import { lazy, Suspense, type ReactElement } from 'react';
+import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useAuth } from '../features/auth/auth-context';
-import { returnPathAfterSignIn } from '../features/auth/return-path';
-import { mustSetUpTwoFactor, TWO_FACTOR_SETUP_PATH } from '../features/auth/two-factor-gate';
+import { useAuth } from '../lib/session/auth-context';
+import { returnPathAfterSignIn } from '../lib/session/return-path';
+import { mustSetUpTwoFactor, TWO_FACTOR_SETUP_PATH } from '../lib/session/two-factor-gate';
 import { FullScreenLoading } from './loading-layer';
 
 // Rarely shown: loaded when needed, not with every first page.
@@ -37,9 +37,10 @@ function useSignedInOnly(): ReactElement | null {
 /**
  * The shell and its pages, for signed-in users; a user whose role requires two-factor sign-in they
  * have not set up goes to set it up first (the server refuses the shell's calls until then), and
- * from there on to the page asked for.
+ * from there on to the page asked for. `topBarActions` are the top bar's controls from features, which
+ * the route table hands in (app/ reaches features only through app/routes.tsx).
  */
-export function ProtectedLayout() {
+export function ProtectedLayout({ topBarActions }: { topBarActions?: ReactNode }) {
   const { user } = useAuth();
   const location = useLocation();
   const instead = useSignedInOnly();
@@ -54,7 +55,7 @@ export function ProtectedLayout() {
     );
   return (
     <Suspense fallback={<FullScreenLoading />}>
-      <DashboardLayout />
+      <DashboardLayout topBarActions={topBarActions} />
     </Suspense>
   );
 }

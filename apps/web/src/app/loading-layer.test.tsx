@@ -1,19 +1,13 @@
-import { act, render, screen } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, screen } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { portalConfigQuery, type PortalConfig } from '../features/auth/api/get-config';
-import { TEST_MODE_LABEL } from '../features/auth/components/test-mode-badge';
+import { describe, expect, it, vi } from 'vitest';
+import { TEST_MODE_LABEL } from '../components/test-mode-badge';
+import { portalConfigQuery } from '../lib/portal-config';
+import { createTestQueryClient } from '../test/query-client';
+import { renderAt } from '../test/render-at';
+import { configHandler, sentRequests, server } from '../test/server';
 import { FullScreenLoading, LoadingLayerProvider, useLoadingLayer } from './loading-layer';
-
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../lib/api-client')>()),
-  api: apiMock,
-}));
-
-beforeEach(() => vi.clearAllMocks());
 
 function SlowPage() {
   const { setLoaderTimeout } = useLoadingLayer();
@@ -22,27 +16,19 @@ function SlowPage() {
 }
 
 function renderWithLayer() {
-  const router = createMemoryRouter([
-    {
-      path: '/',
-      element: (
-        <LoadingLayerProvider>
-          <SlowPage />
-        </LoadingLayerProvider>
-      ),
-    },
-  ]);
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  return renderAt('/', {
+    element: (
+      <LoadingLayerProvider>
+        <SlowPage />
+      </LoadingLayerProvider>
+    ),
+  });
 }
 
 describe('loader timeout', () => {
   it('shows the loading view, then the not-found message after 30 s', async () => {
     vi.useFakeTimers();
-    renderWithLayer();
+    await renderWithLayer();
     expect(screen.getByText('Loading...')).toBeTruthy();
     act(() => vi.advanceTimersByTime(29_000));
     expect(screen.queryByText("Oopss!! Sorry, we couldn't find the page you're looking for.")).toBeNull();
@@ -58,44 +44,40 @@ describe('loader timeout', () => {
   });
 });
 
-const SANDBOX: PortalConfig = {
-  productUrl: 'https://product.example.test',
-  chatbotUrl: 'https://bot.example.test',
-  paymentProvider: 'sandbox',
-  razorpayKeyId: null,
-};
+function renderLoading(options: { inShell?: boolean; queryClient?: QueryClient }) {
+  return renderAt('/', {
+    element: <FullScreenLoading inShell={options.inShell ?? false} />,
+    ...(options.queryClient && { queryClient: options.queryClient }),
+  });
+}
 
-function renderLoading(queryClient: QueryClient, inShell = false) {
-  render(
-    <QueryClientProvider client={queryClient}>
-      <FullScreenLoading inShell={inShell} />
-    </QueryClientProvider>,
-  );
+/** A query client holding the config an earlier screen read: payments through the sandbox. */
+async function afterAnEarlierScreen() {
+  server.use(configHandler('sandbox'));
+  const queryClient = createTestQueryClient();
+  await queryClient.prefetchQuery(portalConfigQuery);
+  return queryClient;
 }
 
 describe('the test-mode marker on the full-screen loading view', () => {
-  it('shows a config an earlier screen read, beside the loading status rather than in it', () => {
-    const queryClient = new QueryClient();
-    queryClient.setQueryData(portalConfigQuery.queryKey, SANDBOX);
-    renderLoading(queryClient);
+  it('shows a config an earlier screen read, beside the loading status rather than in it', async () => {
+    await renderLoading({ queryClient: await afterAnEarlierScreen() });
 
     expect(screen.getByText(TEST_MODE_LABEL)).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Loading...');
   });
 
   it('starts no request of its own', async () => {
-    apiMock.get.mockResolvedValue({ success: true, data: SANDBOX });
-    renderLoading(new QueryClient());
+    server.use(configHandler('sandbox'));
+    await renderLoading({});
 
     await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
-    expect(apiMock.get).not.toHaveBeenCalled();
+    expect(sentRequests()).toEqual([]);
     expect(screen.queryByText(TEST_MODE_LABEL)).toBeNull();
   });
 
-  it('is left to the top bar inside the dashboard', () => {
-    const queryClient = new QueryClient();
-    queryClient.setQueryData(portalConfigQuery.queryKey, SANDBOX);
-    renderLoading(queryClient, true);
+  it('is left to the top bar inside the dashboard', async () => {
+    await renderLoading({ queryClient: await afterAnEarlierScreen(), inShell: true });
 
     expect(screen.queryByText(TEST_MODE_LABEL)).toBeNull();
   });

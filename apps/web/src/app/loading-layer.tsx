@@ -11,7 +11,7 @@ import {
 import { Box, CircularProgress, LinearProgress, Stack, Typography } from '@mui/material';
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 import { LOADER_NOT_FOUND_MS, messages, PROGRESS_BAR_HEIGHT_PX, PROGRESS_BAR_OPACITY } from '@portal/shared';
-import { TestModeBadge } from '../features/auth/components/test-mode-badge';
+import { TestModeBadge } from '../components/test-mode-badge';
 
 const NotFoundView = lazy(() => import('./not-found-view').then((m) => ({ default: m.NotFoundView })));
 

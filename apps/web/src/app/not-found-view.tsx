@@ -1,7 +1,7 @@
 import { Button, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { messages } from '@portal/shared';
-import { TestModeBadge } from '../features/auth/components/test-mode-badge';
+import { TestModeBadge } from '../components/test-mode-badge';
 
 /** Shown after 30 s of loading. Loaded lazily: it is rarely needed at start. */
 export function NotFoundView() {

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { AuthProvider } from '../features/auth/auth-context';
+import { AuthProvider } from '../lib/session/auth-context';
 import { createQueryClient } from '../lib/query-client';
 import { theme } from './theme';
 

@@ -1,6 +1,6 @@
 import { Box, Stack, Typography } from '@mui/material';
 import { messages } from '@portal/shared';
-import { TestModeBadge } from '../features/auth/components/test-mode-badge';
+import { TestModeBadge } from '../components/test-mode-badge';
 
 /**
  * What a page that failed to load or render shows, instead of React Router's developer screen. The

@@ -1,7 +1,8 @@
+import { lazy } from 'react';
 import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { PAGE_ACCESS } from '../lib/page-access';
 import { FullScreenLoading, LoadingLayerProvider } from './loading-layer';
-import { TWO_FACTOR_SETUP_PATH } from '../features/auth/two-factor-gate';
+import { TWO_FACTOR_SETUP_PATH } from '../lib/session/two-factor-gate';
 import { ProtectedLayout, PublicOnlyLayout, TwoFactorSetupLayout } from './guard';
 import { RouteErrorView } from './route-error-view';
 
@@ -38,7 +39,7 @@ export const dashboardChildren: RouteObject[] = [
   {
     // Everyone has a home: the welcome, and the dashboard's figures with Dashboard READ.
     index: true,
-    lazy: () => import('../features/home/routes/home-page').then((m) => ({ Component: m.HomePage })),
+    lazy: () => import('../features/dashboard/routes/home-page').then((m) => ({ Component: m.HomePage })),
   },
   {
     path: 'activity',
@@ -147,6 +148,18 @@ const authChildren: RouteObject[] = [
   },
 ];
 
+/**
+ * The top bar's notifications bell, handed to the shell from here: the shell (app/shell) imports no
+ * feature. Its code is fetched when the shell first draws it, never with the sign-in screen; the
+ * full-screen loading view stays until both are in.
+ */
+const NotificationsBell = lazy(() =>
+  import('../features/notifications/components/notifications-bell').then((m) => ({
+    default: m.NotificationsBell,
+  })),
+);
+const signedInShell = <ProtectedLayout topBarActions={<NotificationsBell />} />;
+
 function RootLayout() {
   return (
     <LoadingLayerProvider>
@@ -177,8 +190,8 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      { path: '/dashboard', element: <ProtectedLayout />, children: dashboardChildren },
-      { path: '/logindashboard', element: <ProtectedLayout />, children: dashboardChildren },
+      { path: '/dashboard', element: signedInShell, children: dashboardChildren },
+      { path: '/logindashboard', element: signedInShell, children: dashboardChildren },
       // `/` and any unknown path go to /dashboard.
       { path: '*', element: <Navigate to="/dashboard" replace /> },
     ],

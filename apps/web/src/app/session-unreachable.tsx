@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button, Stack } from '@mui/material';
 import { messages } from '@portal/shared';
-import { useAuth } from '../features/auth/auth-context';
-import { TestModeBadge } from '../features/auth/components/test-mode-badge';
+import { useAuth } from '../lib/session/auth-context';
+import { TestModeBadge } from '../components/test-mode-badge';
 import { extractErrorMessage } from '../lib/error-message';
 
 /** The signed-in user could not be read for want of an answer: what went wrong, and a retry. */

@@ -1,15 +1,24 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { SnackbarProvider } from 'notistack';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { messages, storageKeys, type SessionUser } from '@portal/shared';
-import { api } from '../lib/api-client';
-import { AuthProvider } from '../features/auth/auth-context';
-import { labels } from '../features/auth/labels';
+import { useQuery } from '@tanstack/react-query';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  dashboardSchema,
+  messages,
+  recoveryCodesSchema,
+  storageKeys,
+  twoFactorSetupSchema,
+  type SessionUser,
+} from '@portal/shared';
+import { labels } from '../components/two-factor/labels';
 import { TwoFactorSetupPage } from '../features/auth/routes/two-factor-setup-page';
-import { TWO_FACTOR_SETUP_PATH } from '../features/auth/two-factor-gate';
+import { api } from '../lib/api-client';
+import { TWO_FACTOR_SETUP_PATH } from '../lib/session/two-factor-gate';
+import { renderAt } from '../test/render-at';
+import { done, ok, refusal } from '../test/responses';
+import { sentRequests, server, setSession } from '../test/server';
+import { aUser } from '../test/users';
 import { ProtectedLayout, TwoFactorSetupLayout } from './guard';
 
 // The shell reads the dashboard's figures, which the server refuses until two-factor sign-in is set up.
@@ -23,67 +32,72 @@ vi.mock('./shell/dashboard-layout', () => ({
 const SECRET = 'JBSWY3DPEHPK3PXP';
 const CODES = ['k7m2q-9xw4c', 'a2b3c-d4e5f'];
 
+const asha = aUser({ username: 'asha', role: 'Finance' });
 function user(twoFactor: SessionUser['twoFactor']): SessionUser {
-  return {
-    id: 'u1',
-    username: 'asha',
-    client: 'Acme',
-    isSubscription: true,
-    role: { id: 'r1', name: 'Finance', isSystem: false, permissions: [] },
-    twoFactor,
-  } as unknown as SessionUser;
+  return { ...asha, twoFactor };
 }
 
-/** The server: `me` answers `signedIn`; the rest is refused while enrolment is due, setup aside. */
+/** What the API still answers while two-factor sign-in is due: the session, its setup, the settings. */
+const OPEN_WHILE_DUE = [
+  '/api/auth/auth-session/me',
+  '/api/auth/auth-session/logout',
+  '/api/auth/two-factor/setup',
+  '/api/auth/two-factor/enable',
+  '/api/config',
+];
+
+/** The server: `me` answers the session's user; the rest is refused while enrolment is due, setup aside. */
 let signedIn: SessionUser;
 let enrolmentDue: () => boolean;
-const calls: string[] = [];
-
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
+/** The requests sent, as `METHOD /path`. */
+const calls = () => sentRequests().map((r) => `${r.method} ${r.path}`);
 
 beforeEach(() => {
-  localStorage.clear();
-  calls.length = 0;
-  localStorage.setItem(storageKeys.userId, 'u1');
   enrolmentDue = () => signedIn.twoFactor.required && !signedIn.twoFactor.enabled;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const path = url.replace(/^\/api/, '');
-      calls.push(`${init.method} ${path}`);
-      if (path === '/auth/auth-session/me') return json(200, { success: true, data: signedIn });
-      if (path === '/auth/two-factor/setup')
-        return json(200, {
-          success: true,
-          data: { secret: SECRET, otpauthUri: `otpauth://totp/Portal:asha?secret=${SECRET}` },
-        });
-      if (path === '/auth/two-factor/enable') {
-        signedIn = user({ required: true, enabled: true });
-        return json(200, {
-          success: true,
-          data: { recoveryCodes: CODES },
-          message: messages.twoFactor.enabled,
-        });
-      }
-      // Public, as the sign-in screens' test-mode marker reads it.
-      if (path === '/config') return json(200, { success: true, data: { paymentProvider: 'razorpay' } });
-      if (enrolmentDue())
-        return json(403, {
-          success: false,
-          message: messages.twoFactor.enrolmentRequired,
-          errors: {},
-        });
-      return json(200, { success: true, data: {} });
+  server.use(
+    http.all('/api/*', ({ request }) => {
+      if (enrolmentDue() && !OPEN_WHILE_DUE.includes(new URL(request.url).pathname))
+        return refusal(403, messages.twoFactor.enrolmentRequired);
+      // Not refused: on to the route's own handler.
+      return undefined;
     }),
+    http.post('/api/auth/two-factor/setup', () =>
+      ok(twoFactorSetupSchema, { secret: SECRET, otpauthUri: `otpauth://totp/Portal:asha?secret=${SECRET}` }),
+    ),
+    http.post('/api/auth/two-factor/enable', () => {
+      signIn(user({ required: true, enabled: true }));
+      return ok(recoveryCodesSchema, { recoveryCodes: CODES }, { message: messages.twoFactor.enabled });
+    }),
+    http.post('/api/auth/auth-session/logout', () => {
+      setSession(null);
+      return done();
+    }),
+    http.get('/api/auth/dashboard', () =>
+      ok(dashboardSchema, {
+        welcomeMessage: 'Welcome back, asha',
+        scope: 'organization',
+        stats: [],
+        series: {
+          kind: 'creditUsage',
+          title: messages.dashboard.creditUseByMonth,
+          format: 'count',
+          points: [],
+        },
+        recentActivity: [],
+      }),
+    ),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderApp(path: string) {
-  const router = createMemoryRouter(
-    [
+/** The session the API knows, whose user `me` answers. */
+function signIn(next: SessionUser) {
+  signedIn = next;
+  setSession(next);
+}
+
+function renderApp(path: string, state?: unknown) {
+  return renderAt(path, {
+    routes: [
       { path: '/dashboard', element: <ProtectedLayout /> },
       { path: '/dashboard/usermanagement', element: <ProtectedLayout /> },
       {
@@ -93,30 +107,20 @@ function renderApp(path: string) {
       },
       { path: '/auth/login', element: <p>sign-in page</p> },
     ],
-    { initialEntries: [path] },
-  );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <SnackbarProvider>
-        <AuthProvider>
-          <RouterProvider router={router} />
-        </AuthProvider>
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-  return { router, queryClient };
+    state,
+    user: signedIn,
+  });
 }
 
 describe('two-factor sign-in required by the role', () => {
   it('leads every page to the setup page, which leads on to the dashboard once set up', async () => {
-    signedIn = user({ required: true, enabled: false });
-    const { router, queryClient } = renderApp('/dashboard');
+    signIn(user({ required: true, enabled: false }));
+    const { router, queryClient } = await renderApp('/dashboard');
     expect(await screen.findByRole('heading', { name: messages.twoFactor.title })).toBeTruthy();
     expect(router.state.location.pathname).toBe(TWO_FACTOR_SETUP_PATH);
     expect(screen.getByText(messages.twoFactor.enrolmentRequired)).toBeTruthy();
     // The shell never loaded, so nothing it reads was asked for.
-    expect(calls).not.toContain('GET /auth/dashboard');
+    expect(calls()).not.toContain('GET /auth/dashboard');
 
     const ui = userEvent.setup();
     await ui.click(screen.getByRole('button', { name: labels.setUp }));
@@ -127,7 +131,7 @@ describe('two-factor sign-in required by the role', () => {
     // The signed-in user read again meanwhile (the network coming back) has nothing left to set up:
     // the codes stay on screen all the same, until the user goes on.
     await act(() => queryClient.refetchQueries({ queryKey: ['auth', 'user'] }));
-    expect(calls.filter((c) => c === 'GET /auth/auth-session/me')).toHaveLength(2);
+    expect(calls().filter((c) => c === 'GET /auth/auth-session/me')).toHaveLength(2);
     // Time for a redirect to land, were there one.
     await act(() => new Promise((resolve) => setTimeout(resolve, 200)));
     expect(screen.getByText(CODES[0]!)).toBeTruthy();
@@ -139,8 +143,8 @@ describe('two-factor sign-in required by the role', () => {
   });
 
   it('goes on to the page asked for once set up, also after a reload of the setup page', async () => {
-    signedIn = user({ required: true, enabled: false });
-    const { router } = renderApp('/dashboard/usermanagement?page=2');
+    signIn(user({ required: true, enabled: false }));
+    const { router } = await renderApp('/dashboard/usermanagement?page=2');
     expect(await screen.findByRole('button', { name: labels.setUp })).toBeTruthy();
     expect(router.state.location.pathname).toBe(TWO_FACTOR_SETUP_PATH);
     // A reload keeps the history entry's state; the router reads it back as it was.
@@ -160,55 +164,36 @@ describe('two-factor sign-in required by the role', () => {
   });
 
   it('never goes on to another site or to the sign-in screens from the setup page', async () => {
-    signedIn = user({ required: true, enabled: true });
-    const router = createMemoryRouter(
-      [
-        { path: '/dashboard', element: <ProtectedLayout /> },
-        {
-          path: TWO_FACTOR_SETUP_PATH,
-          element: <TwoFactorSetupLayout />,
-          children: [{ index: true, element: <TwoFactorSetupPage /> }],
-        },
-      ],
-      { initialEntries: [{ pathname: TWO_FACTOR_SETUP_PATH, state: { from: '//evil.example/x' } }] },
-    );
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <SnackbarProvider>
-          <AuthProvider>
-            <RouterProvider router={router} />
-          </AuthProvider>
-        </SnackbarProvider>
-      </QueryClientProvider>,
-    );
+    signIn(user({ required: true, enabled: true }));
+    const { router } = await renderApp(TWO_FACTOR_SETUP_PATH, { from: '//evil.example/x' });
     expect(await screen.findByText(/dashboard shell/)).toBeTruthy();
     expect(router.state.location.pathname).toBe('/dashboard');
   });
 
   it('goes to the setup page when the server refuses a call for want of it', async () => {
     // Read before the role came to require it: the shell shows, and its first call is refused.
-    signedIn = user({ required: false, enabled: false });
+    signIn(user({ required: false, enabled: false }));
     enrolmentDue = () => true;
-    const { router } = renderApp('/dashboard');
+    const { router } = await renderApp('/dashboard');
     await waitFor(() => expect(router.state.location.pathname).toBe(TWO_FACTOR_SETUP_PATH));
-    expect(calls).toContain('GET /auth/dashboard');
+    expect(calls()).toContain('GET /auth/dashboard');
     expect(await screen.findByRole('button', { name: labels.setUp })).toBeTruthy();
   });
 
   it('sends a user who has nothing to set up from the setup page to the dashboard', async () => {
-    signedIn = user({ required: true, enabled: true });
-    const { router } = renderApp(TWO_FACTOR_SETUP_PATH);
+    signIn(user({ required: true, enabled: true }));
+    const { router } = await renderApp(TWO_FACTOR_SETUP_PATH);
     expect(await screen.findByText(/dashboard shell/)).toBeTruthy();
     expect(router.state.location.pathname).toBe('/dashboard');
   });
 
   it('signs out from the setup page', async () => {
-    signedIn = user({ required: true, enabled: false });
-    const { router } = renderApp('/dashboard');
+    signIn(user({ required: true, enabled: false }));
+    const { router } = await renderApp('/dashboard');
     await userEvent.setup().click(await screen.findByRole('button', { name: labels.signOut }));
     expect(await screen.findByText('sign-in page')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/auth/login');
-    expect(calls).toContain('POST /auth/auth-session/logout');
+    expect(calls()).toContain('POST /auth/auth-session/logout');
     expect(localStorage.getItem(storageKeys.userId)).toBeNull();
   });
 });

@@ -16,9 +16,9 @@ import SupportIcon from '@mui/icons-material/SupportAgentOutlined';
 import ChevronIcon from '@mui/icons-material/ChevronRight';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { INTERVIEW_BOT_PRODUCT_NAME, messages } from '@portal/shared';
-import { usePortalConfig } from '../../features/auth/api/get-config';
-import { routePrefixOf } from '../use-route-prefix';
-import { usePermissions } from '../../features/auth/use-permission';
+import { usePortalConfig } from '../../lib/portal-config';
+import { routePrefixOf } from '../../lib/use-route-prefix';
+import { usePermissions } from '../../lib/session/use-permission';
 import { featureNavItems } from './nav-items';
 
 export const SIDEBAR_WIDTH = 248;

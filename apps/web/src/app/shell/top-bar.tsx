@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   AppBar,
   Avatar,
@@ -15,15 +15,20 @@ import {
 import MenuIcon from '@mui/icons-material/Menu';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { messages } from '@portal/shared';
-import { useAuth } from '../../features/auth/auth-context';
-import { TestModeBadge } from '../../features/auth/components/test-mode-badge';
-import { NotificationsBell } from '../../features/notifications/components/notifications-bell';
-import { useRoutePrefix } from '../use-route-prefix';
-import { usePermissions } from '../../features/auth/use-permission';
+import { useAuth } from '../../lib/session/auth-context';
+import { TestModeBadge } from '../../components/test-mode-badge';
+import { useRoutePrefix } from '../../lib/use-route-prefix';
+import { usePermissions } from '../../lib/session/use-permission';
 import { avatarInitials } from '../../components/avatar-initials';
 import { userMenuFor } from './user-menu-items';
 
-export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
+export interface TopBarProps {
+  onToggleSidebar: () => void;
+  /** Controls from features, before the user menu (the notifications bell); the route table hands them in. */
+  actions?: ReactNode;
+}
+
+export function TopBar({ onToggleSidebar, actions }: TopBarProps) {
   const { user, logout } = useAuth();
   const prefix = useRoutePrefix();
   const navigate = useNavigate();
@@ -92,7 +97,7 @@ export function TopBar({ onToggleSidebar }: { onToggleSidebar: () => void }) {
           {messages.shell.dashboard}
         </Button>
         <Box sx={{ flexGrow: 1 }} />
-        <NotificationsBell />
+        {actions}
         <Tooltip title={user ? `${user.username} (${roleName})` : 'Guest'}>
           <IconButton
             // The initials on the avatar are visible text, so they are part of the name (WCAG 2.5.3).

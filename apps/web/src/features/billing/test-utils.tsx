@@ -1,3 +1,12 @@
+import {
+  INTERVIEW_BOT_PRODUCT,
+  onboardingResultSchema,
+  subscriptionSchema,
+  type OnboardingResult,
+  type Payment,
+  type Subscription,
+} from '@portal/shared';
+
 export const ORG_ID = '33333333-3333-4333-8333-333333333333';
 
 export const pendingUser = {
@@ -11,3 +20,50 @@ export const pendingUser = {
   isActive: true,
   createAsAdmin: true,
 };
+
+/** A month of 10 credits at ₹100 + 18 % GST, as the API answers a subscription. */
+export function aSubscription(fields: Partial<Subscription> = {}): Subscription {
+  return subscriptionSchema.parse({
+    id: 's1',
+    organizationId: ORG_ID,
+    paymentId: null,
+    subscribedProducts: [INTERVIEW_BOT_PRODUCT],
+    billingCycle: 'MONTHLY',
+    totalInterviewCredits: 10,
+    interviewCreditsPricePaise: 10_000,
+    totalPositionCredits: 0,
+    positionCreditsPricePaise: 0,
+    taxRateBp: 1800,
+    taxInclusive: true,
+    subTotalPaise: 100_000,
+    discountPercentage: 0,
+    discountAmountPaise: 0,
+    discountCode: '',
+    totalAmountPaise: 100_000,
+    taxAmountPaise: 18_000,
+    grandTotalAmountPaise: 118_000,
+    validFrom: '2030-01-01T00:00:00.000Z',
+    validUntil: '2030-02-01T00:00:00.000Z',
+    status: 'ACTIVE',
+    subscription: false,
+    demoTrials: 0,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    ...fields,
+  } satisfies Subscription);
+}
+
+/** POST /auth/onboarding's answer: the pending user created, with their subscription (and payment). */
+export function onboarded(payment: Payment | null = null): OnboardingResult {
+  return onboardingResultSchema.parse({
+    user: {
+      id: '55555555-5555-4555-8555-555555555555',
+      username: pendingUser.username,
+      email: pendingUser.email,
+      organizationId: ORG_ID,
+    },
+    subscription: aSubscription(),
+    payment,
+    creditBalance: 10,
+  } satisfies OnboardingResult);
+}

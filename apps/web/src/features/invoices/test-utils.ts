@@ -1,51 +1,10 @@
-import {
-  ADMIN_ROLE_PERMISSIONS,
-  FEATURES,
-  type CreditNote,
-  type FeatureKey,
-  type Invoice,
-  type User,
-} from '@portal/shared';
+import { creditNoteSchema, invoiceSchema, type CreditNote, type Invoice } from '@portal/shared';
 
 export const ORG_ID = '33333333-3333-4333-8333-333333333333';
 
-function user(roleName: string, permissions: User['role']['permissions']): User {
-  return {
-    id: `u-${roleName}`,
-    username: roleName,
-    email: `${roleName}@acme.test`,
-    fullName: null,
-    mobileNo: null,
-    enabled: true,
-    isActive: true,
-    isSubscription: true,
-    client: 'Acme',
-    roleId: `r-${roleName}`,
-    role: { id: `r-${roleName}`, name: roleName, isSystem: true, permissions },
-    organizationId: ORG_ID,
-    isAdmin: true,
-    inviteStatus: 'accepted',
-    profileImage: null,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-  };
-}
-
-/** The super administrator: every scope, every organization. */
-export const superAdminUser = user('super_admin', []);
-
-/** A tenant's admin, with the admin system role's scopes. */
-export const tenantAdminUser = user(
-  'admin',
-  Object.entries(ADMIN_ROLE_PERMISSIONS).map(([key, scopes]) => {
-    const f = FEATURES[key as FeatureKey];
-    return { id: `p-${f.id}`, featureId: f.id, featureName: f.name, permissionScopes: [...scopes] };
-  }),
-);
-
 /** An invoice of ₹1,180.00 (₹1,000 + 18 % GST within Karnataka) as the API lists it. */
 export function makeInvoice(overrides: Partial<Invoice> = {}): Invoice {
-  return {
+  return invoiceSchema.parse({
     id: 'inv-1',
     number: 'IC/26-27/000001',
     financialYear: '26-27',
@@ -66,11 +25,11 @@ export function makeInvoice(overrides: Partial<Invoice> = {}): Invoice {
     totalPaise: 118_000,
     refundedPaise: 0,
     ...overrides,
-  };
+  } satisfies Invoice);
 }
 
 export function makeCreditNote(overrides: Partial<CreditNote> = {}): CreditNote {
-  return {
+  return creditNoteSchema.parse({
     id: 'cn-1',
     number: 'CN/26-27/000001',
     financialYear: '26-27',
@@ -93,5 +52,5 @@ export function makeCreditNote(overrides: Partial<CreditNote> = {}): CreditNote 
     igstPaise: 0,
     totalPaise: 59_000,
     ...overrides,
-  };
+  } satisfies CreditNote);
 }

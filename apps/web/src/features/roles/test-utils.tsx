@@ -1,13 +1,6 @@
 import { expect } from 'vitest';
-import {
-  FEATURES,
-  SCOPES,
-  type Feature,
-  type PermissionEntry,
-  type Role,
-  type Scope,
-  type User,
-} from '@portal/shared';
+import { FEATURES, SCOPES, type Feature } from '@portal/shared';
+import { aUser, permission } from '../../test/users';
 
 /** The seeded features, as GET /auth/features answers them. */
 export const testFeatures: Feature[] = Object.values(FEATURES).map((f) => ({
@@ -16,58 +9,15 @@ export const testFeatures: Feature[] = Object.values(FEATURES).map((f) => ({
   description: f.description,
 }));
 
-export function entry(featureKey: keyof typeof FEATURES, scopes: Scope[]): PermissionEntry {
-  const f = FEATURES[featureKey];
-  return { id: `p-${f.id}`, featureId: f.id, featureName: f.name, permissionScopes: scopes };
-}
-
-export function testRole(overrides: Partial<Role> = {}): Role {
-  return {
-    id: '11111111-1111-4111-8111-111111111111',
-    code: 'Recruiter',
-    name: 'Recruiter',
-    isSystem: false,
-    organizationId: '22222222-2222-4222-8222-222222222222',
-    organizationName: 'Acme Hiring',
-    permissions: [entry('users', ['READ'])],
-    requireTwoFactor: false,
-    userCount: 0,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
-
-/** A signed-in user whose role holds `permissions` (super_admin holds everything). */
-export function testUser(roleName: string, permissions: PermissionEntry[] = []): User {
-  return {
-    id: 'u1',
-    username: 'tester',
-    email: 'tester@example.test',
-    fullName: null,
-    mobileNo: null,
-    enabled: true,
-    isActive: true,
-    isSubscription: true,
-    client: 'Acme',
-    roleId: 'r1',
-    role: { id: 'r1', name: roleName, isSystem: false, permissions },
-    organizationId: '22222222-2222-4222-8222-222222222222',
-    isAdmin: false,
-    inviteStatus: 'accepted',
-    profileImage: null,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-  };
-}
-
-export const superAdmin = testUser('super_admin');
 /** Holds every scope on Role Management but only READ elsewhere. */
-export const roleManager = testUser('Role Manager', [
-  entry('roles', [...SCOPES]),
-  entry('users', ['READ']),
-  entry('support', ['READ', 'EXPORT']),
-]);
+export const roleManager = aUser({
+  role: 'Role Manager',
+  permissions: [
+    permission('roles', SCOPES),
+    permission('users', ['READ']),
+    permission('support', ['READ', 'EXPORT']),
+  ],
+});
 
 /*
  * The few DOM matchers these tests use (the project has no jest-dom). Each reports what it saw.

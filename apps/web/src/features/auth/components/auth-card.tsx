@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Box, Paper, Stack, Typography } from '@mui/material';
-import { TestModeBadge } from './test-mode-badge';
+import { TestModeBadge } from '../../../components/test-mode-badge';
 
 /** The frame of the sign-in, forgot-password and reset screens. */
 export function AuthCard({

@@ -8,8 +8,8 @@ import {
   secondStepBodySchema,
   type SignInChallenge,
 } from '@portal/shared';
-import { useAuth } from '../auth-context';
-import { labels } from '../labels';
+import { useAuth } from '../../../lib/session/auth-context';
+import { labels } from '../../../components/two-factor/labels';
 import { isChallengeExpired, signInErrorText } from '../sign-in-error';
 
 /** Six digits from the app (spaces dropped), by the shared rule of a code. */

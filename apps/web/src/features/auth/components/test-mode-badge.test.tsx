@@ -1,37 +1,26 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { TEST_MODE_EXPLANATION, TEST_MODE_LABEL, TestModeBadge } from '../../../components/test-mode-badge';
+import { portalConfigQuery } from '../../../lib/portal-config';
 import { renderAt } from '../../../test/render-at';
-import { portalConfigQuery, type PortalConfig } from '../api/get-config';
+import { ok } from '../../../test/responses';
+import { configHandler, sentRequests, server } from '../../../test/server';
 import { ForgotPasswordPage } from '../routes/forgot-password-page';
 import { LoginPage } from '../routes/login-page';
 import { ResetPasswordPage } from '../routes/reset-password-page';
-import { TEST_MODE_EXPLANATION, TEST_MODE_LABEL, TestModeBadge } from './test-mode-badge';
 
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-vi.mock('../auth-context', () => ({ useAuth: () => ({ login: vi.fn() }) }));
-
-function config(paymentProvider: PortalConfig['paymentProvider']): PortalConfig {
-  return {
-    productUrl: 'https://product.example.test',
-    chatbotUrl: 'https://bot.example.test',
-    paymentProvider,
-    razorpayKeyId: paymentProvider === 'razorpay' ? 'rzp_live_x' : null,
-  };
-}
-
-function serveConfig(paymentProvider: PortalConfig['paymentProvider']) {
-  apiMock.get.mockImplementation(async (path: string) => {
-    if (path === '/config') return { success: true, data: config(paymentProvider) };
-    throw new Error(`unexpected ${path}`);
-  });
-}
-
-beforeEach(() => vi.clearAllMocks());
+beforeEach(() => {
+  server.use(
+    configHandler('sandbox'),
+    // The reset page checks its link as it opens.
+    http.post('/api/auth/reset-password/check', () =>
+      ok(z.object({ usable: z.boolean() }), { usable: true }),
+    ),
+  );
+});
 
 describe('the test-mode marker on the signed-out screens', () => {
   it.each([
@@ -39,8 +28,7 @@ describe('the test-mode marker on the signed-out screens', () => {
     ['forgot password', ForgotPasswordPage, '/auth/forgot-password'],
     ['reset password', ResetPasswordPage, '/auth/reset-password?token=t0ken'],
   ])('shows on %s when payments go through the sandbox, with its explanation', async (_, Page, path) => {
-    serveConfig('sandbox');
-    renderAt(<Page />, { route: '*', path });
+    await renderAt(path, { element: <Page />, route: '*' });
 
     const marker = await screen.findByRole('button', { name: TEST_MODE_LABEL });
     expect(marker.textContent).toBe('Test mode');
@@ -51,8 +39,8 @@ describe('the test-mode marker on the signed-out screens', () => {
   });
 
   it('does not show when payments go through Razorpay', async () => {
-    serveConfig('razorpay');
-    const { queryClient } = renderAt(<LoginPage />, { route: '*', path: '/auth/login' });
+    server.use(configHandler('razorpay'));
+    const { queryClient } = await renderAt('/auth/login', { element: <LoginPage /> });
 
     await waitFor(() => expect(queryClient.getQueryData(portalConfigQuery.queryKey)).toBeDefined());
     expect(screen.getByRole('heading', { name: 'Sign in' })).toBeTruthy();
@@ -60,28 +48,28 @@ describe('the test-mode marker on the signed-out screens', () => {
   });
 
   it('reads the config once, however many markers are on screen', async () => {
-    serveConfig('sandbox');
-    renderAt(
-      <main>
-        <TestModeBadge />
-        <TestModeBadge />
-      </main>,
-      { route: '*', path: '/' },
-    );
+    await renderAt('/', {
+      element: (
+        <main>
+          <TestModeBadge />
+          <TestModeBadge />
+        </main>
+      ),
+    });
 
     expect(await screen.findAllByText(TEST_MODE_LABEL)).toHaveLength(2);
-    expect(apiMock.get).toHaveBeenCalledOnce();
+    expect(sentRequests().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /config']);
   });
 
   it('opens its explanation from the keyboard and by a tap, and closes it with Escape or elsewhere', async () => {
-    serveConfig('sandbox');
-    renderAt(
-      <main>
-        <TestModeBadge />
-        <p>elsewhere</p>
-      </main>,
-      { route: '*', path: '/' },
-    );
+    await renderAt('/', {
+      element: (
+        <main>
+          <TestModeBadge />
+          <p>elsewhere</p>
+        </main>
+      ),
+    });
     const ui = userEvent.setup();
     const marker = await screen.findByRole('button', { name: TEST_MODE_LABEL });
     const note = document.getElementById(marker.getAttribute('aria-controls')!)!;

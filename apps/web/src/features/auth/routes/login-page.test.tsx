@@ -1,34 +1,23 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, type HttpResponseResolver } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  loginResultSchema,
   messages,
+  sessionUserSchema,
   storageKeys,
   USER_ID_HEADER,
-  type SessionUser,
   type SignInChallenge,
 } from '@portal/shared';
-import { ApiError } from '../../../lib/api-client';
-import { AuthProvider } from '../auth-context';
-import { labels } from '../labels';
+import { labels } from '../../../components/two-factor/labels';
+import { renderAt } from '../../../test/render-at';
+import { ok, refusal } from '../../../test/responses';
+import { sentRequests, server, setSession } from '../../../test/server';
+import { aSuperAdmin } from '../../../test/users';
 import { LoginPage } from './login-page';
 
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), withHeaders: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-
-const USER = {
-  id: 'u1',
-  username: 'asha',
-  client: 'Acme',
-  isSubscription: true,
-  role: { id: 'r1', name: 'super_admin', isSystem: true, permissions: [] },
-  twoFactor: { enabled: true, required: true },
-} as unknown as SessionUser;
+const USER = aSuperAdmin({ username: 'asha', twoFactor: { enabled: true, required: true } });
 
 const CHALLENGE: SignInChallenge = {
   twoFactorRequired: true,
@@ -36,45 +25,27 @@ const CHALLENGE: SignInChallenge = {
   expiresAt: '2026-01-01T00:05:00.000Z',
 };
 
-/** The server's answers, by path: the password step's and the second step's. */
-let answers: Record<string, () => unknown>;
+/** A finished sign-in, as the API answers it: the session starts, and its user is answered. */
+function signedIn(user: typeof USER, schema: typeof sessionUserSchema | typeof loginResultSchema) {
+  setSession(user);
+  return ok(schema, user, { headers: { [USER_ID_HEADER]: user.id } });
+}
 
-beforeEach(() => {
-  vi.clearAllMocks();
-  localStorage.clear();
-  sessionStorage.clear();
-  answers = {
-    '/auth/auth-session/login': () => ({ success: true, data: CHALLENGE }),
-    '/auth/auth-session/two-factor': () => ({ success: true, data: USER }),
-  };
-  // The signed-in user, read again once signed in (the test's queries are never fresh).
-  apiMock.get.mockImplementation(async (path: string) => {
-    if (path === '/auth/auth-session/me') return { success: true, data: USER };
-    throw new ApiError(404, 'Not found');
-  });
-  apiMock.withHeaders.mockImplementation(async (_method: string, path: string) => ({
-    body: answers[path]!(),
-    headers: new Headers(path.endsWith('two-factor') ? { [USER_ID_HEADER]: USER.id } : {}),
-  }));
-});
+/** The password step answers a challenge (two-factor sign-in on); the second step signs in. */
+function serve(steps: { password?: HttpResponseResolver; secondStep?: HttpResponseResolver } = {}) {
+  server.use(
+    http.post('/api/auth/auth-session/login', steps.password ?? (() => ok(loginResultSchema, CHALLENGE))),
+    http.post(
+      '/api/auth/auth-session/two-factor',
+      steps.secondStep ?? (() => signedIn(USER, sessionUserSchema)),
+    ),
+  );
+}
+
+beforeEach(() => serve());
 
 function renderLogin() {
-  const router = createMemoryRouter(
-    [
-      { path: '/auth/login', element: <LoginPage /> },
-      { path: '/dashboard', element: <p>dashboard</p> },
-    ],
-    { initialEntries: ['/auth/login'] },
-  );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <AuthProvider>
-        <RouterProvider router={router} />
-      </AuthProvider>
-    </QueryClientProvider>,
-  );
-  return router;
+  return renderAt('/auth/login', { element: <LoginPage />, others: ['/dashboard'] });
 }
 
 const input = (name: string | RegExp) => screen.getByRole('textbox', { name }) as HTMLInputElement;
@@ -89,13 +60,13 @@ async function passwordStep(ui: ReturnType<typeof userEvent.setup>) {
 }
 
 function secondStepCalls() {
-  return apiMock.withHeaders.mock.calls.filter(([, path]) => path === '/auth/auth-session/two-factor');
+  return sentRequests('POST', '/auth/auth-session/two-factor');
 }
 
 describe('sign-in with two-factor sign-in on', () => {
   it('asks for a code after the password, then signs in as a one-step sign-in does', async () => {
     const ui = userEvent.setup();
-    const router = renderLogin();
+    const { router } = await renderLogin();
     await passwordStep(ui);
     expect(localStorage.getItem(storageKeys.userId)).toBeNull();
 
@@ -106,9 +77,9 @@ describe('sign-in with two-factor sign-in on', () => {
 
     await ui.type(field, '123 456');
     await ui.click(screen.getByRole('button', { name: labels.verify }));
-    expect(await screen.findByText('dashboard')).toBeTruthy();
+    expect(await screen.findByText('page /dashboard')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/dashboard');
-    expect(secondStepCalls()[0]![2]).toEqual({ challenge: CHALLENGE.challenge, code: '123456' });
+    expect(secondStepCalls()[0]!.body).toEqual({ challenge: CHALLENGE.challenge, code: '123456' });
     expect(localStorage.getItem(storageKeys.userId)).toBe(USER.id);
     expect(localStorage.getItem(storageKeys.role)).toBe('super_admin');
     expect(sessionStorage.getItem(storageKeys.justLoggedIn)).toBe('true');
@@ -116,7 +87,7 @@ describe('sign-in with two-factor sign-in on', () => {
 
   it('checks the code before sending it, and takes a recovery code instead', async () => {
     const ui = userEvent.setup();
-    renderLogin();
+    await renderLogin();
     await passwordStep(ui);
     await ui.click(screen.getByRole('button', { name: labels.verify }));
     expect(await screen.findByText(messages.twoFactor.codeRequired)).toBeTruthy();
@@ -137,19 +108,14 @@ describe('sign-in with two-factor sign-in on', () => {
     await ui.clear(recovery);
     await ui.type(recovery, 'k7m2q-9xw4c');
     await ui.click(screen.getByRole('button', { name: labels.verify }));
-    expect(await screen.findByText('dashboard')).toBeTruthy();
-    expect(secondStepCalls()[0]![2]).toEqual({ challenge: CHALLENGE.challenge, code: 'k7m2q-9xw4c' });
+    expect(await screen.findByText('page /dashboard')).toBeTruthy();
+    expect(secondStepCalls()[0]!.body).toEqual({ challenge: CHALLENGE.challenge, code: 'k7m2q-9xw4c' });
   });
 
   it('stays on the code step after a wrong code, with the field emptied and the server’s message', async () => {
-    answers['/auth/auth-session/two-factor'] = () => {
-      throw new ApiError(401, messages.twoFactor.codeInvalid, {
-        success: false,
-        message: messages.twoFactor.codeInvalid,
-      });
-    };
+    serve({ secondStep: () => refusal(401, messages.twoFactor.codeInvalid) });
     const ui = userEvent.setup();
-    renderLogin();
+    await renderLogin();
     await passwordStep(ui);
     await ui.type(codeField(), '000000');
     await ui.click(screen.getByRole('button', { name: labels.verify }));
@@ -160,14 +126,9 @@ describe('sign-in with two-factor sign-in on', () => {
   });
 
   it('goes back to the password step when the sign-in has expired, keeping the identifier', async () => {
-    answers['/auth/auth-session/two-factor'] = () => {
-      throw new ApiError(401, messages.twoFactor.challengeExpired, {
-        success: false,
-        message: messages.twoFactor.challengeExpired,
-      });
-    };
+    serve({ secondStep: () => refusal(401, messages.twoFactor.challengeExpired) });
     const ui = userEvent.setup();
-    renderLogin();
+    await renderLogin();
     await passwordStep(ui);
     await ui.type(codeField(), '123456');
     await ui.click(screen.getByRole('button', { name: labels.verify }));
@@ -179,7 +140,7 @@ describe('sign-in with two-factor sign-in on', () => {
 
   it('goes back to the password step on Back', async () => {
     const ui = userEvent.setup();
-    renderLogin();
+    await renderLogin();
     await passwordStep(ui);
     await ui.click(screen.getByRole('button', { name: labels.back }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
@@ -187,16 +148,16 @@ describe('sign-in with two-factor sign-in on', () => {
   });
 
   it('signs an account without it in at once', async () => {
-    answers['/auth/auth-session/login'] = () => ({
-      success: true,
-      data: { ...USER, twoFactor: { enabled: false, required: false } },
+    serve({
+      password: () =>
+        signedIn({ ...USER, twoFactor: { enabled: false, required: false } }, loginResultSchema),
     });
     const ui = userEvent.setup();
-    renderLogin();
+    await renderLogin();
     await ui.type(input('Email or username'), 'asha');
     await ui.type(screen.getByLabelText('Password', { selector: 'input' }), 'Secret-Passw0rd!');
     await ui.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('dashboard')).toBeTruthy();
+    expect(await screen.findByText('page /dashboard')).toBeTruthy();
     expect(localStorage.getItem(storageKeys.userId)).toBe(USER.id);
     expect(secondStepCalls()).toHaveLength(0);
   });

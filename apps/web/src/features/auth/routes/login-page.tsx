@@ -5,13 +5,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { messages, type SignInChallenge } from '@portal/shared';
-import { isSignInChallenge } from '../api/login';
-import { useAuth } from '../auth-context';
+import { isSignInChallenge } from '../../../lib/session/api/login';
+import { useAuth } from '../../../lib/session/auth-context';
 import { AuthCard } from '../components/auth-card';
 import { SecondStepForm } from '../components/second-step-form';
-import { labels } from '../labels';
-import { returnPathAfterSignIn } from '../return-path';
-import { PasswordField } from '../components/password-field';
+import { labels } from '../../../components/two-factor/labels';
+import { returnPathAfterSignIn } from '../../../lib/session/return-path';
+import { PasswordField } from '../../../components/password-field';
 import { signInErrorText } from '../sign-in-error';
 
 const schema = z.object({

@@ -9,8 +9,8 @@ import { ApiError } from '../../../lib/api-client';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useResetPassword, useResetTokenCheck } from '../api/password-recovery';
 import { AuthCard } from '../components/auth-card';
-import { PasswordChecklist } from '../components/password-checklist';
-import { PasswordField } from '../components/password-field';
+import { PasswordChecklist } from '../../../components/password-checklist';
+import { PasswordField } from '../../../components/password-field';
 import { forgetResetToken, takeResetToken } from '../reset-token';
 
 const schema = z

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Button, Divider, Stack } from '@mui/material';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { messages } from '@portal/shared';
-import { useAuth } from '../auth-context';
+import { useAuth } from '../../../lib/session/auth-context';
 import { AuthCard } from '../components/auth-card';
-import { TwoFactorEnrolment } from '../components/two-factor-enrolment';
-import { labels } from '../labels';
-import { returnPathAfterSignIn } from '../return-path';
-import { mustSetUpTwoFactor } from '../two-factor-gate';
+import { TwoFactorEnrolment } from '../../../components/two-factor/two-factor-enrolment';
+import { labels } from '../../../components/two-factor/labels';
+import { returnPathAfterSignIn } from '../../../lib/session/return-path';
+import { mustSetUpTwoFactor } from '../../../lib/session/two-factor-gate';
 
 /**
  * /auth/two-factor-setup: where every page leads a user whose role requires two-factor sign-in until

@@ -1,50 +1,39 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FEATURES, messages, storageKeys, type PermissionEntry, type User } from '@portal/shared';
-import { ApiError } from '../../../lib/api-client';
-import { ORG_ID } from '../test-utils';
+import { http, HttpResponse } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  apiKeySchema,
+  createdApiKeySchema,
+  creditSummarySchema,
+  ledgerEntrySchema,
+  messages,
+  orderCreatedSchema,
+  paymentVerifiedSchema,
+  storageKeys,
+  verifyPaymentBodySchema,
+  type PaymentOrder,
+  type SessionUser,
+} from '@portal/shared';
 import { renderAt } from '../../../test/render-at';
+import { ok, page } from '../../../test/responses';
+import { lastRequest, sentRequests, server } from '../../../test/server';
+import { aUser, permission } from '../../../test/users';
+import { aPayment } from '../../../test/payments';
+import { aSubscription, ORG_ID } from '../test-utils';
 import { BillingPage } from './billing-page';
 
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ user: null as User | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
-
-function tenantAdmin(scopes: ('READ' | 'CREATE')[]): User {
-  const entry: PermissionEntry = {
-    id: 'p1',
-    featureId: FEATURES.subscriptions.id,
-    featureName: FEATURES.subscriptions.name,
-    permissionScopes: scopes,
-  };
-  return {
-    id: 'u1',
+function tenantAdmin(scopes: ('READ' | 'CREATE')[]): SessionUser {
+  return aUser({
     username: 'tenant',
-    email: 'tenant@acme.test',
-    fullName: null,
-    mobileNo: null,
-    enabled: true,
-    isActive: true,
-    isSubscription: true,
-    client: 'Acme',
-    roleId: 'r1',
-    role: { id: 'r1', name: 'admin', isSystem: true, permissions: [entry] },
+    role: 'admin',
     organizationId: ORG_ID,
-    isAdmin: true,
-    inviteStatus: 'accepted',
-    profileImage: null,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-  };
+    permissions: [permission('subscriptions', scopes)],
+  });
 }
 
 let balance = 12;
-const order = {
+const order: PaymentOrder = {
   id: 'o1',
   organizationId: ORG_ID,
   provider: 'sandbox',
@@ -64,41 +53,29 @@ const checkout = {
 };
 
 function serve() {
-  apiMock.get.mockImplementation(async (path: string) => {
-    if (path === '/auth/credits')
-      return {
-        success: true,
-        data: {
-          organizationId: ORG_ID,
-          balance,
-          // Running now, and a month bought ahead (a top-up) that starts when it ends.
-          subscription: {
-            id: 's1',
-            status: 'ACTIVE',
-            billingCycle: 'MONTHLY',
-            totalInterviewCredits: 10,
-            validFrom: '2030-01-01T00:00:00.000Z',
-            validUntil: '2030-02-01T00:00:00.000Z',
-            grandTotalAmountPaise: 118_000,
-          },
-          upcoming: [
-            {
-              id: 's2',
-              status: 'ACTIVE',
-              billingCycle: 'MONTHLY',
-              totalInterviewCredits: 1500,
-              validFrom: '2030-02-01T00:00:00.000Z',
-              validUntil: '2030-03-01T00:00:00.000Z',
-              grandTotalAmountPaise: 17_700_000,
-            },
-          ],
-          entries: [],
-        },
-      };
-    if (path === '/auth/credits/ledger')
-      return {
-        success: true,
-        data: [
+  server.use(
+    http.get('/api/auth/credits', () =>
+      ok(creditSummarySchema, {
+        organizationId: ORG_ID,
+        balance,
+        // Running now, and a month bought ahead (a top-up) that starts when it ends.
+        subscription: aSubscription({ id: 's1' }),
+        upcoming: [
+          aSubscription({
+            id: 's2',
+            totalInterviewCredits: 1500,
+            validFrom: '2030-02-01T00:00:00.000Z',
+            validUntil: '2030-03-01T00:00:00.000Z',
+            grandTotalAmountPaise: 17_700_000,
+          }),
+        ],
+        entries: [],
+      }),
+    ),
+    http.get('/api/auth/credits/ledger', () =>
+      page(
+        ledgerEntrySchema,
+        [
           {
             id: 'l1',
             delta: 10,
@@ -150,12 +127,13 @@ function serve() {
             createdAt: '2025-01-02T00:00:00.000Z',
           },
         ],
-        meta: { page: 1, pageSize: 10, total: 5 },
-      };
-    if (path === '/auth/api-keys')
-      return {
-        success: true,
-        data: [
+        { pageSize: 10 },
+      ),
+    ),
+    http.get('/api/auth/api-keys', () =>
+      page(
+        apiKeySchema,
+        [
           {
             id: 'k1',
             organizationId: ORG_ID,
@@ -166,18 +144,17 @@ function serve() {
             revokedAt: null,
           },
         ],
-        meta: { page: 1, pageSize: 100, total: 1 },
-      };
-    throw new ApiError(404, 'Not found');
-  });
-  apiMock.post.mockImplementation(async (path: string, body: Record<string, unknown>) => {
-    if (path === '/admin/payment/order')
-      return {
-        success: true,
-        data: {
+        { pageSize: 100 },
+      ),
+    ),
+    http.post('/api/admin/payment/order', async ({ request }) => {
+      const { credits } = (await request.json()) as { credits: number };
+      return ok(
+        orderCreatedSchema,
+        {
           status: 'order_created',
           message: messages.payment.orderCreated,
-          order: { ...order, credits: body.credits },
+          order: { ...order, credits },
           checkout: {
             provider: 'sandbox',
             keyId: null,
@@ -186,54 +163,63 @@ function serve() {
             currency: 'INR',
           },
         },
-      };
-    if (path === '/admin/payment/sandbox/pay') return { success: true, data: checkout };
-    if (path === '/admin/payment/verify') {
+        { status: 201 },
+      );
+    }),
+    http.post('/api/admin/payment/sandbox/pay', () => ok(verifyPaymentBodySchema, checkout)),
+    http.post('/api/admin/payment/verify', () => {
       balance += 5;
-      return {
-        success: true,
-        data: {
-          status: 'payment_verified',
-          message: messages.payment.verified,
-          order: { ...order, status: 'payment_verified' },
-          payment: { providerPaymentId: checkout.razorpay_payment_id },
-          creditBalance: balance,
-        },
-      };
-    }
-    if (path === '/auth/api-keys')
-      return {
-        success: true,
-        data: {
+      return ok(paymentVerifiedSchema, {
+        status: 'payment_verified',
+        message: messages.payment.verified,
+        order: { ...order, status: 'payment_verified' },
+        payment: aPayment({
+          organizationId: ORG_ID,
+          subscriptionId: null,
+          amountPaise: order.amountPaise,
+          providerPaymentId: checkout.razorpay_payment_id,
+          providerOrderId: order.providerOrderId,
+          paymentStatus: 'CAPTURED',
+          paymentMethod: 'ONLINE',
+        }),
+        creditBalance: balance,
+      });
+    }),
+    http.post('/api/auth/api-keys', async ({ request }) => {
+      const { name } = (await request.json()) as { name: string };
+      return ok(
+        createdApiKeySchema,
+        {
           id: 'k2',
           organizationId: ORG_ID,
-          name: body.name,
+          name,
           prefix: 'icp_newkey00',
           key: 'icp_newkey0000secret',
           createdAt: '2025-01-03T00:00:00.000Z',
           lastUsedAt: null,
           revokedAt: null,
         },
-      };
-    throw new ApiError(404, 'Not found');
-  });
+        { status: 201 },
+      );
+    }),
+  );
 }
 
+let signedIn: SessionUser;
+
 function renderPage() {
-  return renderAt(<BillingPage />, { route: '/dashboard/billing', path: '/dashboard/billing' });
+  return renderAt('/dashboard/billing', { element: <BillingPage />, user: signedIn });
 }
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  localStorage.clear();
   balance = 12;
-  auth.user = tenantAdmin(['READ', 'CREATE']);
+  signedIn = tenantAdmin(['READ', 'CREATE']);
   serve();
 });
 
 describe('billing page', () => {
   it('shows the balance, the subscription, the ledger and the API keys', async () => {
-    renderPage();
+    await renderPage();
     expect((await screen.findByTestId('credit-balance')).textContent).toBe('12');
     expect(screen.getByText(/^Active · Monthly · 10 credits$/)).toBeTruthy();
     // The period running now, not the one bought for later, which is listed as upcoming.
@@ -262,7 +248,7 @@ describe('billing page', () => {
 
   it('buys credits through the sandbox checkout: order → pay → verify → the balance rises', async () => {
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await screen.findByTestId('credit-balance');
     const count = screen.getByRole('spinbutton', { name: 'Credits to buy' });
     await user.clear(count);
@@ -275,38 +261,43 @@ describe('billing page', () => {
     expect(await screen.findByText(messages.payment.verified)).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('credit-balance').textContent).toBe('17'));
 
-    expect(apiMock.post).toHaveBeenCalledWith('/admin/payment/order', { credits: 5 });
-    expect(apiMock.post).toHaveBeenCalledWith('/admin/payment/sandbox/pay', {
-      razorpay_order_id: order.providerOrderId,
-      cardNumber: '4111111111111111',
-    });
-    expect(apiMock.post).toHaveBeenCalledWith('/admin/payment/verify', checkout);
+    expect(sentRequests('POST').map((r) => [r.path, r.body])).toEqual([
+      ['/admin/payment/order', { credits: 5 }],
+      [
+        '/admin/payment/sandbox/pay',
+        { razorpay_order_id: order.providerOrderId, cardNumber: '4111111111111111' },
+      ],
+      ['/admin/payment/verify', checkout],
+    ]);
     expect(localStorage.getItem(storageKeys.paymentId)).toBe(checkout.razorpay_payment_id);
   });
 
-  it('shows the fallback when the order fails', async () => {
+  it('says so when the order fails without a message of its own', async () => {
     const user = userEvent.setup();
-    apiMock.post.mockRejectedValueOnce(new ApiError(502, '', {}));
-    renderPage();
+    // A gateway's refusal: no message of the API's own, so the API client's own text is shown (the
+    // error's own text comes before the action's fallback, docs/product.md "Messages").
+    server.use(http.post('/api/admin/payment/order', () => new HttpResponse(null, { status: 502 })));
+    await renderPage();
     await screen.findByTestId('credit-balance');
     await user.click(screen.getByRole('button', { name: 'Buy credits' }));
-    expect(await screen.findByText(messages.fallback.createPaymentOrder)).toBeTruthy();
+    expect(await screen.findByText(messages.common.unexpected)).toBeTruthy();
+    expect(screen.queryByText(messages.payment.orderCreated)).toBeNull();
   });
 
   it('creates an API key and shows it once', async () => {
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await screen.findByRole('table', { name: 'API keys' });
     await user.type(screen.getByRole('textbox', { name: 'Key name' }), 'Interview bot');
     await user.click(screen.getByRole('button', { name: 'Create key' }));
     const dialog = await screen.findByRole('dialog', { name: 'Your new API key' });
     expect((within(dialog).getByRole('textbox') as HTMLInputElement).value).toBe('icp_newkey0000secret');
-    expect(apiMock.post).toHaveBeenCalledWith('/auth/api-keys', { name: 'Interview bot' });
+    expect(lastRequest('POST', '/auth/api-keys').body).toEqual({ name: 'Interview bot' });
   });
 
   it('a reader sees no buy button and cannot manage keys', async () => {
-    auth.user = tenantAdmin(['READ']);
-    renderPage();
+    signedIn = tenantAdmin(['READ']);
+    await renderPage();
     await screen.findByTestId('credit-balance');
     expect(screen.queryByRole('button', { name: 'Buy credits' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Create key' })).toBeNull();

@@ -10,7 +10,7 @@ import {
 } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
-import { usePermissions } from '../../auth/use-permission';
+import { usePermissions } from '../../../lib/session/use-permission';
 import { useCredits } from '../api/get-credits';
 import { ApiKeysCard } from '../components/api-keys-card';
 import { BuyCreditsCard } from '../components/buy-credits-card';

@@ -31,7 +31,7 @@ import {
 } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
-import { useRoutePrefix } from '../../../app/use-route-prefix';
+import { useRoutePrefix } from '../../../lib/use-route-prefix';
 import { useOnboard } from '../api/onboard';
 import { PaymentDateField } from '../components/payment-date-field';
 import { labels, paymentMethodLabels, trialLabel } from '../labels';

@@ -1,25 +1,33 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { IDEMPOTENCY_HEADER, messages, storageKeys, subscriptionTitle } from '@portal/shared';
-import { ApiError } from '../../../lib/api-client';
-import { ORG_ID, pendingUser } from '../test-utils';
+import {
+  IDEMPOTENCY_HEADER,
+  messages,
+  onboardingResultSchema,
+  storageKeys,
+  subscriptionTitle,
+} from '@portal/shared';
 import { renderAt } from '../../../test/render-at';
+import { ok, refusal } from '../../../test/responses';
+import { sentRequests, server } from '../../../test/server';
+import { aSuperAdmin } from '../../../test/users';
+import { onboarded, ORG_ID, pendingUser } from '../test-utils';
 import { SubscriptionPage } from './subscription-page';
 
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-
 function renderPage(path = `/dashboard/subscription?organizationId=${ORG_ID}`) {
-  return renderAt(<SubscriptionPage />, {
+  return renderAt(path, {
+    element: <SubscriptionPage />,
     route: '/dashboard/subscription',
-    path,
     others: ['/dashboard/inviteuser', '/dashboard/usermanagement', '/dashboard/manualPayment'],
+    user: aSuperAdmin(),
   });
 }
+
+/** POST /auth/onboarding creating the user and the subscription. */
+const onboarding = () =>
+  http.post('/api/auth/onboarding', () => ok(onboardingResultSchema, onboarded(), { status: 201 }));
 
 const field = (name: string) =>
   screen.getByRole('spinbutton', { name: new RegExp(`^${name}`) }) as HTMLInputElement;
@@ -30,15 +38,13 @@ const readOnly = (name: string) => {
 };
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  sessionStorage.clear();
   sessionStorage.setItem(storageKeys.pendingUserData, JSON.stringify(pendingUser));
 });
 
 describe('subscription configuration', () => {
   it('shows the title, the back link and live amounts in rupees', async () => {
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     expect(
       screen.getByRole('heading', { name: subscriptionTitle('acme.admin', 'admin@acme.test') }),
     ).toBeTruthy();
@@ -65,7 +71,7 @@ describe('subscription configuration', () => {
 
   it('offers demo credits 1, 2, 3, 5 and 10 labelled trial/trials', async () => {
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await user.click(screen.getByRole('combobox', { name: 'Demo credits' }));
     const options = screen.getAllByRole('option').map((o) => o.textContent);
     expect(options).toEqual(['1 trial', '2 trials', '3 trials', '5 trials', '10 trials']);
@@ -73,9 +79,12 @@ describe('subscription configuration', () => {
 
   it('creates user and subscription in one call with an Idempotency-Key, reused on retry', async () => {
     const user = userEvent.setup();
-    apiMock.post.mockRejectedValueOnce(new ApiError(null, messages.login.noResponse));
-    apiMock.post.mockResolvedValueOnce({ success: true, data: {} });
-    renderPage();
+    // No answer the first time; the second gets through.
+    server.use(
+      http.post('/api/auth/onboarding', () => HttpResponse.error(), { once: true }),
+      onboarding(),
+    );
+    await renderPage();
     await user.clear(field('Credits'));
     await user.type(field('Credits'), '10');
     await user.clear(field('Price per credit'));
@@ -83,14 +92,13 @@ describe('subscription configuration', () => {
     const create = screen.getByRole('button', { name: messages.subscription.createUserAndSubscription });
 
     await user.click(create);
-    expect(await screen.findByText(messages.login.noResponse)).toBeTruthy();
+    expect(await screen.findByText(messages.password.network)).toBeTruthy();
     await user.click(create);
     expect(await screen.findByText(messages.subscription.created)).toBeTruthy();
 
-    expect(apiMock.post).toHaveBeenCalledTimes(2);
-    const [path, body, options] = apiMock.post.mock.calls[0]!;
-    expect(path).toBe('/auth/onboarding');
-    expect(body).toEqual({
+    const [first, retry] = sentRequests('POST');
+    expect(sentRequests('POST').map((r) => r.path)).toEqual(['/auth/onboarding', '/auth/onboarding']);
+    expect(first!.body).toEqual({
       user: {
         username: 'acme.admin',
         email: 'admin@acme.test',
@@ -111,17 +119,18 @@ describe('subscription configuration', () => {
         demoTrials: 1,
       },
     });
-    const key = options.headers[IDEMPOTENCY_HEADER];
+    expect(retry!.body).toEqual(first!.body);
+    const key = first!.headers.get(IDEMPOTENCY_HEADER);
     expect(key).toMatch(/^[0-9a-f-]{32,36}$/);
-    expect(apiMock.post.mock.calls[1]![2].headers[IDEMPOTENCY_HEADER]).toBe(key);
+    expect(retry!.headers.get(IDEMPOTENCY_HEADER)).toBe(key);
     expect(sessionStorage.getItem(storageKeys.pendingUserData)).toBeNull();
   });
 
   it('goes to the user list 1.5 s after success', async () => {
-    apiMock.post.mockResolvedValue({ success: true, data: {} });
+    server.use(onboarding());
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
-    const { router } = renderPage();
+    const { router } = await renderPage();
     await user.click(screen.getByRole('button', { name: messages.subscription.createUserAndSubscription }));
     await screen.findByText(messages.subscription.created);
     expect(router.state.location.pathname).toBe('/dashboard/subscription');
@@ -129,23 +138,24 @@ describe('subscription configuration', () => {
     expect(router.state.location.pathname).toBe('/dashboard/usermanagement');
   });
 
-  it("shows the server's message, or the SPEC fallback", async () => {
+  it("shows the server's message, or with none the API client's own", async () => {
     const user = userEvent.setup();
-    apiMock.post.mockRejectedValueOnce(
-      new ApiError(409, messages.users.duplicate, { success: false, message: messages.users.duplicate }),
+    server.use(
+      http.post('/api/auth/onboarding', () => refusal(409, messages.users.duplicate), { once: true }),
+      http.post('/api/auth/onboarding', () => new HttpResponse(null, { status: 500 })),
     );
-    apiMock.post.mockRejectedValueOnce(new ApiError(500, '', {}));
-    renderPage();
+    await renderPage();
     const create = screen.getByRole('button', { name: messages.subscription.createUserAndSubscription });
     await user.click(create);
     expect(await screen.findByText(messages.users.duplicate)).toBeTruthy();
     await user.click(create);
-    expect(await screen.findByText(messages.subscription.createFailed)).toBeTruthy();
+    // The error's own text comes before the action's fallback (docs/product.md, "Messages").
+    expect(await screen.findByText(messages.common.unexpected)).toBeTruthy();
   });
 
   it('Manual Payment stores the subscription data and opens the manual payment page', async () => {
     const user = userEvent.setup();
-    const { router } = renderPage();
+    const { router } = await renderPage();
     await user.click(screen.getByRole('button', { name: messages.subscription.manualPayment }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/manualPayment'));
     const stored = JSON.parse(sessionStorage.getItem(storageKeys.subscriptionData)!);
@@ -153,13 +163,13 @@ describe('subscription configuration', () => {
       organizationId: ORG_ID,
       terms: { totalInterviewCredits: 1, grandTotalAmountPaise: 100 },
     });
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
   });
 
   it('without pending user data: error, then the invite page after 1.5 s', async () => {
     sessionStorage.clear();
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { router } = renderPage();
+    const { router } = await renderPage();
     expect((await screen.findAllByText(messages.subscription.noUserData)).length).toBeGreaterThan(0);
     await act(() => vi.advanceTimersByTimeAsync(1_500));
     expect(router.state.location.pathname).toBe('/dashboard/inviteuser');
@@ -168,10 +178,10 @@ describe('subscription configuration', () => {
   it('unreadable pending data: the load error; create is refused with the missing-data message', async () => {
     sessionStorage.setItem(storageKeys.pendingUserData, '{not json');
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     expect((await screen.findAllByText(messages.subscription.loadUserError)).length).toBeGreaterThan(0);
     await user.click(screen.getByRole('button', { name: messages.subscription.createUserAndSubscription }));
     expect(await screen.findByText(messages.subscription.missingData)).toBeTruthy();
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
   });
 });

@@ -13,7 +13,7 @@ import {
 } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
-import { useRoutePrefix } from '../../../app/use-route-prefix';
+import { useRoutePrefix } from '../../../lib/use-route-prefix';
 import { useOnboard } from '../api/onboard';
 import { AmountsFields } from '../components/amounts-fields';
 import { labels, trialLabel } from '../labels';

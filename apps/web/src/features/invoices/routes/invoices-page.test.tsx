@@ -1,47 +1,32 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { financialYearOf, IDEMPOTENCY_HEADER, messages, type Invoice, type User } from '@portal/shared';
-import { ApiError } from '../../../lib/api-client';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  creditNoteSchema,
+  financialYearOf,
+  IDEMPOTENCY_HEADER,
+  invoiceSchema,
+  messages,
+  refundResultSchema,
+  type Invoice,
+  type SessionUser,
+} from '@portal/shared';
+import { catchDownloads } from '../../../test/downloads';
+import { aPayment } from '../../../test/payments';
 import { renderAt } from '../../../test/render-at';
+import { file, ok, pageOf, refusal, XLSX } from '../../../test/responses';
+import { lastRequest, sentRequests, server } from '../../../test/server';
+import { aSuperAdmin, aTenantAdmin } from '../../../test/users';
 import { setViewportWidth } from '../../../test/viewport';
-import { makeCreditNote, makeInvoice, superAdminUser, tenantAdminUser } from '../test-utils';
+import { makeCreditNote, makeInvoice, ORG_ID } from '../test-utils';
 import { InvoicesPage } from './invoices-page';
 
-const apiMock = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  delete: vi.fn(),
-  download: vi.fn(),
-}));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ user: null as User | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
-
 let invoiceRows: Invoice[];
-
-function serve() {
-  apiMock.get.mockImplementation(async (path: string, options?: { params?: Record<string, unknown> }) => {
-    const page = Number(options?.params?.page ?? 1);
-    const pageSize = Number(options?.params?.pageSize ?? 10);
-    const rows: unknown[] =
-      path === '/auth/invoices' ? invoiceRows : path === '/auth/credit-notes' ? [makeCreditNote()] : [];
-    if (rows.length === 0 && path !== '/auth/invoices') throw new ApiError(404, 'Not found');
-    return {
-      success: true,
-      data: rows.slice((page - 1) * pageSize, page * pageSize),
-      meta: { page, pageSize, total: rows.length },
-    };
-  });
-}
+let signedIn: SessionUser;
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  auth.user = superAdminUser;
+  signedIn = aSuperAdmin();
   invoiceRows = [
     makeInvoice(),
     makeInvoice({
@@ -57,18 +42,39 @@ beforeEach(() => {
       refundedPaise: 118_000,
     }),
   ];
-  serve();
+  server.use(
+    http.get('/api/auth/invoices', ({ request }) => pageOf(invoiceSchema, invoiceRows, request)),
+    http.get('/api/auth/credit-notes', ({ request }) =>
+      pageOf(creditNoteSchema, [makeCreditNote()], request),
+    ),
+  );
 });
 
 function renderPage() {
-  return renderAt(<InvoicesPage />, { route: '/dashboard/invoices', path: '/dashboard/invoices' });
+  return renderAt('/dashboard/invoices', { element: <InvoicesPage />, user: signedIn });
 }
 
-/** The params of the last list request to `path`. */
-function lastParams(path = '/auth/invoices'): Record<string, unknown> {
-  const calls = apiMock.get.mock.calls.filter((c) => c[0] === path);
-  return calls.at(-1)![1].params;
+/** The query of the last list request to `path`. */
+function lastParams(path = '/auth/invoices'): Record<string, string> {
+  return lastRequest('GET', path).query;
 }
+
+/** POST /auth/payments/{id}/refunds refunding in full, as the API answers it. */
+const refunded = () =>
+  ok(
+    refundResultSchema,
+    {
+      payment: aPayment({
+        id: 'pay-1',
+        organizationId: ORG_ID,
+        refundAmountPaise: 50_050,
+        refundId: 'rfnd_1',
+      }),
+      creditNote: makeCreditNote(),
+      creditBalance: 5,
+    },
+    { status: 201, message: messages.refunds.done },
+  );
 
 function cellsOf(table: HTMLElement, row: number) {
   return within(within(table).getAllByRole('row')[row]!)
@@ -84,7 +90,7 @@ async function openActions(number: string) {
 
 describe('InvoicesPage', () => {
   it('lists each invoice with its buyer, taxes and refunds', async () => {
-    renderPage();
+    await renderPage();
     const table = await screen.findByRole('table', { name: messages.invoices.title });
     await within(table).findByText('IC/26-27/000001');
     expect(
@@ -130,26 +136,20 @@ describe('InvoicesPage', () => {
       makeInvoice({ id: `inv-${i + 1}`, number: `IC/26-27/${String(i + 1).padStart(6, '0')}` }),
     );
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await screen.findByText('IC/26-27/000010');
     expect(screen.queryByText('IC/26-27/000011')).toBeNull();
     expect(screen.getByText('1–10 of 12')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Go to next page' }));
     await screen.findByText('IC/26-27/000012');
-    expect(lastParams()).toMatchObject({ page: 2, pageSize: 10 });
+    expect(lastParams()).toMatchObject({ page: '2', pageSize: '10' });
   });
 
   it('filters by financial year, month and search on the server', async () => {
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await screen.findByText('IC/26-27/000001');
-    expect(lastParams()).toEqual({
-      page: 1,
-      pageSize: 10,
-      search: undefined,
-      financialYear: undefined,
-      month: undefined,
-    });
+    expect(lastParams()).toEqual({ page: '1', pageSize: '10' });
     const month = screen.getByRole('combobox', { name: 'Month' });
     expect(month.getAttribute('aria-disabled')).toBe('true');
 
@@ -163,7 +163,7 @@ describe('InvoicesPage', () => {
     expect(years.at(-1)).toBe('2017-18');
     expect(years).toHaveLength(current - 2017 + 2);
     await user.click(screen.getByRole('option', { name: '2025-26' }));
-    await waitFor(() => expect(lastParams()).toMatchObject({ financialYear: 2025, month: undefined }));
+    await waitFor(() => expect(lastParams()).toEqual({ page: '1', pageSize: '10', financialYear: '2025' }));
 
     await user.click(screen.getByRole('combobox', { name: 'Month' }));
     const months = within(await screen.findByRole('listbox'))
@@ -185,39 +185,35 @@ describe('InvoicesPage', () => {
       'March',
     ]);
     await user.click(screen.getByRole('option', { name: 'January' }));
-    await waitFor(() => expect(lastParams()).toMatchObject({ page: 1, financialYear: 2025, month: 1 }));
+    await waitFor(() => expect(lastParams()).toMatchObject({ page: '1', financialYear: '2025', month: '1' }));
 
     await user.type(screen.getByRole('textbox', { name: messages.invoices.search }), 'acme');
     await waitFor(() =>
-      expect(lastParams()).toEqual({ page: 1, pageSize: 10, search: 'acme', financialYear: 2025, month: 1 }),
+      expect(lastParams()).toEqual({
+        page: '1',
+        pageSize: '10',
+        search: 'acme',
+        financialYear: '2025',
+        month: '1',
+      }),
     );
 
     // All years again: the month goes with it.
     await user.click(screen.getByRole('combobox', { name: 'Financial year' }));
     await user.click(await screen.findByRole('option', { name: 'All years' }));
-    await waitFor(() =>
-      expect(lastParams()).toEqual({
-        page: 1,
-        pageSize: 10,
-        search: 'acme',
-        financialYear: undefined,
-        month: undefined,
-      }),
-    );
+    await waitFor(() => expect(lastParams()).toEqual({ page: '1', pageSize: '10', search: 'acme' }));
 
     // The register is exported with the filters of the list.
-    apiMock.download.mockResolvedValue(undefined);
+    server.use(http.get('/api/auth/invoices/export', () => file('gstr1-register-2026-04-10.xlsx', XLSX)));
+    const downloads = catchDownloads();
     await user.click(screen.getByRole('button', { name: messages.invoices.exportRegister }));
-    expect(apiMock.download).toHaveBeenCalledWith(
-      '/auth/invoices/export',
-      { search: 'acme', financialYear: undefined, month: undefined },
-      'gstr1-register.xlsx',
-    );
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['gstr1-register-2026-04-10.xlsx']));
+    expect(lastParams('/auth/invoices/export')).toEqual({ search: 'acme' });
   }, 20_000);
 
   it('shows a tenant admin its own invoices, without the organization column or Refund', async () => {
-    auth.user = tenantAdminUser;
-    renderPage();
+    signedIn = aTenantAdmin({ organizationId: ORG_ID });
+    await renderPage();
     const table = await screen.findByRole('table', { name: messages.invoices.title });
     await within(table).findByText('IC/26-27/000001');
     expect(within(table).queryByRole('columnheader', { name: 'Organization' })).toBeNull();
@@ -231,7 +227,7 @@ describe('InvoicesPage', () => {
 
   it('offers the super administrator Refund while some of the invoice is left to refund', async () => {
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     let menu = await openActions('IC/26-27/000001');
     expect(
       within(menu)
@@ -250,17 +246,21 @@ describe('InvoicesPage', () => {
   });
 
   it('downloads an invoice’s PDF through the API client', async () => {
-    apiMock.download.mockResolvedValue(undefined);
+    server.use(http.get('/api/auth/invoices/:id/pdf', () => file('IC-26-27-000001.pdf', 'application/pdf')));
+    const downloads = catchDownloads();
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     const menu = await openActions('IC/26-27/000001');
     await user.click(within(menu).getByRole('menuitem', { name: messages.invoices.downloadPdf }));
-    expect(apiMock.download).toHaveBeenCalledWith('/auth/invoices/inv-1/pdf', {}, 'IC-26-27-000001.pdf');
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['IC-26-27-000001.pdf']));
+    expect(sentRequests('GET', /\/pdf$/).map((r) => [r.path, r.query])).toEqual([
+      ['/auth/invoices/inv-1/pdf', {}],
+    ]);
   });
 
   it('refunds in paise with one Idempotency-Key per opening of the dialog, and refreshes the lists', async () => {
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await user.click(within(await openActions('IC/26-27/000001')).getByRole('menuitem', { name: 'Refund' }));
     const dialog = await screen.findByRole('dialog', { name: 'Refund payment' });
     const amount = within(dialog).getByRole('textbox', { name: /Amount to refund/ });
@@ -271,62 +271,54 @@ describe('InvoicesPage', () => {
     await user.click(within(dialog).getByRole('button', { name: messages.refunds.refund }));
     expect(await within(dialog).findByText(messages.refunds.amountTooLarge)).toBeTruthy();
     expect(within(dialog).getByText(messages.refunds.reasonRequired)).toBeTruthy();
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
 
     await user.clear(amount);
     await user.type(amount, '500.5');
     await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), '  Bought twice ');
     // The provider does not answer the first time; the retry is the same request.
     const refused = `${messages.refunds.failed}: no answer`;
-    apiMock.post.mockRejectedValueOnce(new ApiError(502, refused, { success: false, message: refused }));
+    server.use(http.post('/api/auth/payments/:id/refunds', () => refusal(502, refused), { once: true }));
     await user.click(within(dialog).getByRole('button', { name: messages.refunds.refund }));
     expect(await screen.findByText(refused)).toBeTruthy();
-    const readsBefore = apiMock.get.mock.calls.length;
-    apiMock.post.mockResolvedValueOnce({ success: true, message: messages.refunds.done, data: {} });
+    const readsBefore = sentRequests('GET', '/auth/invoices').length;
+    server.use(http.post('/api/auth/payments/:id/refunds', refunded));
     await user.click(within(dialog).getByRole('button', { name: messages.refunds.refund }));
     expect(await screen.findByText(messages.refunds.done)).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
-    expect(apiMock.post).toHaveBeenCalledTimes(2);
-    const [first, retry] = apiMock.post.mock.calls;
-    expect(first).toEqual([
-      '/auth/payments/pay-1/refunds',
-      { amountPaise: 50_050, reason: 'Bought twice' },
-      { headers: { [IDEMPOTENCY_HEADER]: expect.stringMatching(/^[0-9a-f-]{32,36}$/) } },
-    ]);
-    expect(retry).toEqual(first);
+    const refunds = () => sentRequests('POST', '/auth/payments/pay-1/refunds');
+    expect(sentRequests('POST')).toHaveLength(2);
+    const [first, retry] = refunds();
+    expect(first!.body).toEqual({ amountPaise: 50_050, reason: 'Bought twice' });
+    const key = first!.headers.get(IDEMPOTENCY_HEADER);
+    expect(key).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect([retry!.body, retry!.headers.get(IDEMPOTENCY_HEADER)]).toEqual([first!.body, key]);
     // The list is read again.
-    await waitFor(() =>
-      expect(apiMock.get.mock.calls.slice(readsBefore).some((c) => c[0] === '/auth/invoices')).toBe(true),
-    );
+    await waitFor(() => expect(sentRequests('GET', '/auth/invoices').length).toBeGreaterThan(readsBefore));
 
     // A new opening is a new refund: a new key.
     await user.click(within(await openActions('IC/26-27/000001')).getByRole('menuitem', { name: 'Refund' }));
     const again = await screen.findByRole('dialog', { name: 'Refund payment' });
     await user.type(within(again).getByRole('textbox', { name: /Reason/ }), 'Again');
-    apiMock.post.mockResolvedValueOnce({ success: true, message: messages.refunds.done, data: {} });
     await user.click(within(again).getByRole('button', { name: messages.refunds.refund }));
-    await waitFor(() => expect(apiMock.post).toHaveBeenCalledTimes(3));
-    const third = apiMock.post.mock.calls[2]!;
-    expect(third[1]).toEqual({ amountPaise: 118_000, reason: 'Again' });
-    expect(third[2].headers[IDEMPOTENCY_HEADER]).not.toBe(first![2].headers[IDEMPOTENCY_HEADER]);
+    await waitFor(() => expect(refunds()).toHaveLength(3));
+    await waitFor(() => expect(refunds()[2]!.body).toEqual({ amountPaise: 118_000, reason: 'Again' }));
+    expect(refunds()[2]!.headers.get(IDEMPOTENCY_HEADER)).not.toBe(key);
   }, 20_000);
 
   it('lists the credit notes on their tab and downloads their PDFs', async () => {
-    apiMock.download.mockResolvedValue(undefined);
+    server.use(
+      http.get('/api/auth/credit-notes/:id/pdf', () => file('CN-26-27-000001.pdf', 'application/pdf')),
+    );
+    const downloads = catchDownloads();
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await screen.findByText('IC/26-27/000001');
     await user.click(screen.getByRole('tab', { name: messages.invoices.creditNotes }));
     const table = await screen.findByRole('table', { name: messages.invoices.creditNotes });
     await within(table).findByText('CN/26-27/000001');
-    expect(lastParams('/auth/credit-notes')).toEqual({
-      page: 1,
-      pageSize: 10,
-      search: undefined,
-      financialYear: undefined,
-      month: undefined,
-    });
+    expect(lastParams('/auth/credit-notes')).toEqual({ page: '1', pageSize: '10' });
     expect(
       within(table)
         .getAllByRole('columnheader')
@@ -352,12 +344,13 @@ describe('InvoicesPage', () => {
     ]);
     const menu = await openActions('CN/26-27/000001');
     await user.click(within(menu).getByRole('menuitem', { name: messages.invoices.downloadPdf }));
-    expect(apiMock.download).toHaveBeenCalledWith('/auth/credit-notes/cn-1/pdf', {}, 'CN-26-27-000001.pdf');
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['CN-26-27-000001.pdf']));
+    expect(sentRequests('GET', /\/pdf$/).map((r) => r.path)).toEqual(['/auth/credit-notes/cn-1/pdf']);
   });
 
   it('shows each invoice as a card on a phone, its actions in the corner', async () => {
     setViewportWidth(375);
-    renderPage();
+    await renderPage();
     const list = await screen.findByRole('list', { name: messages.invoices.title });
     const card = within(list).getAllByRole('listitem')[0]!;
     expect(within(card).getByText('IC/26-27/000001')).toBeTruthy();

@@ -7,7 +7,7 @@ import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { enqueueSnackbar } from '../../../lib/snackbar';
 import { usePagedSearch } from '../../../lib/use-paged-search';
-import { usePermissions } from '../../auth/use-permission';
+import { usePermissions } from '../../../lib/session/use-permission';
 import { useExportRegister } from '../api/export-register';
 import type { InvoiceFilters } from '../api/get-invoices';
 import { CreditNotesTable } from '../components/credit-notes-table';

@@ -1,23 +1,30 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { SnackbarProvider } from 'notistack';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { messages, NOTIFICATIONS_POLL_MS, type PortalNotification } from '@portal/shared';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  messages,
+  notificationPageMetaSchema,
+  notificationSchema,
+  NOTIFICATIONS_POLL_MS,
+  unreadCountSchema,
+  type PortalNotification,
+  type SessionUser,
+} from '@portal/shared';
+import { renderAt } from '../../../test/render-at';
+import { answer, ok } from '../../../test/responses';
+import { sentRequests, server } from '../../../test/server';
+import { aUser, permission } from '../../../test/users';
 import { unreadCountQuery } from '../api/get-unread-count';
 import { bellLabel, linkUnderPrefix, NotificationsBell } from './notifications-bell';
 
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-// Which pages the signed-in user may open (a link is offered only to those).
-const openable = vi.hoisted(() => ({ pages: new Set(['', 'billing', 'support']) }));
-vi.mock('../../auth/use-permission', () => ({
-  usePermissions: () => ({ mayOpen: (path: string) => openable.pages.has(path) }),
-}));
+/** GET /auth/notifications: its own envelope, the page's meta with the unread count. */
+const notificationsPageSchema = z.object({
+  success: z.literal(true),
+  data: z.array(notificationSchema),
+  meta: notificationPageMetaSchema,
+});
 
 function note(overrides: Partial<PortalNotification>): PortalNotification {
   return {
@@ -35,52 +42,49 @@ function note(overrides: Partial<PortalNotification>): PortalNotification {
 
 let store: PortalNotification[];
 
+const READ_AT = '2025-05-02T00:00:00.000Z';
+
 function serve() {
-  apiMock.get.mockImplementation(async (path: string) => {
-    const unread = store.filter((n) => !n.read).length;
-    if (path === '/auth/notifications/unread-count') return { success: true, data: { count: unread } };
-    if (path === '/auth/notifications')
-      return {
+  const unread = () => store.filter((n) => !n.read).length;
+  server.use(
+    http.get('/api/auth/notifications/unread-count', () => ok(unreadCountSchema, { count: unread() })),
+    http.get('/api/auth/notifications', () =>
+      answer(notificationsPageSchema, {
         success: true,
         data: store,
-        meta: { page: 1, pageSize: 10, total: store.length, unreadCount: unread },
-      };
-    throw new Error(`unexpected ${path}`);
-  });
-  apiMock.put.mockImplementation(async (path: string) => {
-    if (path === '/auth/notifications/read-all') {
-      const updated = store.filter((n) => !n.read).length;
-      store = store.map((n) => ({ ...n, read: true, readAt: n.readAt ?? '2025-05-02T00:00:00.000Z' }));
-      return { success: true, data: { updated } };
-    }
-    const id = /\/auth\/notifications\/(.+)\/read$/.exec(path)?.[1];
-    store = store.map((n) => (n.id === id ? { ...n, read: true, readAt: '2025-05-02T00:00:00.000Z' } : n));
-    return { success: true, data: store.find((n) => n.id === id) };
-  });
+        meta: { page: 1, pageSize: 10, total: store.length, unreadCount: unread() },
+      }),
+    ),
+    http.put('/api/auth/notifications/read-all', () => {
+      const updated = unread();
+      store = store.map((n) => ({ ...n, read: true, readAt: n.readAt ?? READ_AT }));
+      return ok(z.object({ updated: z.number() }), { updated });
+    }),
+    http.put('/api/auth/notifications/:id/read', ({ params }) => {
+      store = store.map((n) => (n.id === params.id ? { ...n, read: true, readAt: READ_AT } : n));
+      return ok(
+        notificationSchema,
+        store.find((n) => n.id === params.id)!,
+      );
+    }),
+  );
 }
 
+/** Who is signed in: a link is offered only to a page they may open (home, billing and support). */
+let signedIn: SessionUser;
+
 function renderBell(path = '/dashboard') {
-  const router = createMemoryRouter(
-    [
-      { path: '/dashboard', element: <NotificationsBell /> },
-      { path: '/logindashboard', element: <NotificationsBell /> },
-      { path: '*', element: <p>elsewhere</p> },
-    ],
-    { initialEntries: [path] },
-  );
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <SnackbarProvider>
-        <RouterProvider router={router} />
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-  return router;
+  return renderAt(path, {
+    element: <NotificationsBell />,
+    others: ['/dashboard/billing', '/logindashboard/billing'],
+    user: signedIn,
+  });
 }
 
 beforeEach(() => {
-  vi.clearAllMocks();
+  signedIn = aUser({
+    permissions: [permission('subscriptions', ['READ']), permission('support', ['READ'])],
+  });
   store = [
     note({
       id: 'n2',
@@ -96,7 +100,7 @@ beforeEach(() => {
 
 describe('NotificationsBell', () => {
   it('names the unread count in its label and polls it every 60 seconds', async () => {
-    renderBell();
+    await renderBell();
     expect(await screen.findByRole('button', { name: bellLabel(2) })).toBeTruthy();
     expect(bellLabel(2)).toContain('2 unread');
     expect(unreadCountQuery().refetchInterval).toBe(NOTIFICATIONS_POLL_MS);
@@ -105,7 +109,7 @@ describe('NotificationsBell', () => {
 
   it('lists title, body, date and link, and marks one read', async () => {
     const user = userEvent.setup();
-    renderBell();
+    await renderBell();
     await user.click(await screen.findByRole('button', { name: bellLabel(2) }));
     const dialog = await screen.findByRole('dialog', { name: messages.notifications.title });
     const list = await within(dialog).findByRole('list');
@@ -127,7 +131,9 @@ describe('NotificationsBell', () => {
         name: `${messages.notifications.markRead}: Payment verified successfully.`,
       }),
     );
-    expect(apiMock.put).toHaveBeenCalledWith('/auth/notifications/n1/read');
+    await waitFor(() =>
+      expect(sentRequests('PUT').map((r) => r.path)).toEqual(['/auth/notifications/n1/read']),
+    );
     await waitFor(() =>
       expect(screen.getByRole('button', { name: bellLabel(1), hidden: true })).toBeTruthy(),
     );
@@ -135,10 +141,12 @@ describe('NotificationsBell', () => {
 
   it('marks all read', async () => {
     const user = userEvent.setup();
-    renderBell();
+    await renderBell();
     await user.click(await screen.findByRole('button', { name: bellLabel(2) }));
     await user.click(await screen.findByRole('button', { name: messages.notifications.markAllRead }));
-    expect(apiMock.put).toHaveBeenCalledWith('/auth/notifications/read-all');
+    await waitFor(() =>
+      expect(sentRequests('PUT').map((r) => r.path)).toEqual(['/auth/notifications/read-all']),
+    );
     await waitFor(() =>
       expect(screen.getByRole('button', { name: bellLabel(0), hidden: true })).toBeTruthy(),
     );
@@ -146,30 +154,29 @@ describe('NotificationsBell', () => {
 
   it('follows a link on the current prefix and marks it read', async () => {
     const user = userEvent.setup();
-    const router = renderBell('/logindashboard');
+    const { router } = await renderBell('/logindashboard');
     await user.click(await screen.findByRole('button', { name: bellLabel(2) }));
     await user.click(await screen.findByRole('link', { name: 'Subscription expiring soon' }));
     expect(router.state.location.pathname).toBe('/logindashboard/billing');
-    expect(apiMock.put).toHaveBeenCalledWith('/auth/notifications/n2/read');
+    await waitFor(() =>
+      expect(sentRequests('PUT').map((r) => r.path)).toEqual(['/auth/notifications/n2/read']),
+    );
   });
 
   it('shows a notification about a page the user may not open without a link to it', async () => {
-    openable.pages.delete('billing');
-    try {
-      const user = userEvent.setup();
-      renderBell();
-      await user.click(await screen.findByRole('button', { name: bellLabel(2) }));
-      expect(await screen.findByText('Subscription expiring soon')).toBeTruthy();
-      expect(screen.queryByRole('link', { name: 'Subscription expiring soon' })).toBeNull();
-    } finally {
-      openable.pages.add('billing');
-    }
+    // Support, but no Subscription Management: no billing page.
+    signedIn = aUser({ permissions: [permission('support', ['READ'])] });
+    const user = userEvent.setup();
+    await renderBell();
+    await user.click(await screen.findByRole('button', { name: bellLabel(2) }));
+    expect(await screen.findByText('Subscription expiring soon')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Subscription expiring soon' })).toBeNull();
   });
 
   it('says so when there is nothing', async () => {
     store = [];
     const user = userEvent.setup();
-    renderBell();
+    await renderBell();
     await user.click(await screen.findByRole('button', { name: bellLabel(0) }));
     expect(await screen.findByText(messages.notifications.empty)).toBeTruthy();
     expect(

@@ -21,13 +21,13 @@ import MarkReadIcon from '@mui/icons-material/DoneAll';
 import { Link as RouterLink } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
 import { formatDateTime, messages, type PortalNotification } from '@portal/shared';
-import { useRoutePrefix, type RoutePrefix } from '../../../app/use-route-prefix';
+import { useRoutePrefix, type RoutePrefix } from '../../../lib/use-route-prefix';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useNotifications } from '../api/get-notifications';
 import { useUnreadCount } from '../api/get-unread-count';
 import { useMarkAllNotificationsRead } from '../api/mark-all-read';
 import { useMarkNotificationRead } from '../api/mark-read';
-import { usePermissions } from '../../auth/use-permission';
+import { usePermissions } from '../../../lib/session/use-permission';
 
 export function bellLabel(unread: number): string {
   if (unread === 0) return `${messages.notifications.title}, none unread`;

@@ -19,7 +19,7 @@ import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePagedSearch } from '../../../lib/use-paged-search';
-import { usePermissions } from '../../auth/use-permission';
+import { usePermissions } from '../../../lib/session/use-permission';
 import { useCreatePosition } from '../api/create-position';
 import { usePositions } from '../api/get-positions';
 import { useSetPositionStatus } from '../api/set-position-status';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiSuccess, ProfileUpdateBody, SessionUser, User } from '@portal/shared';
 import { api } from '../../../lib/api-client';
-import { userQueryKey } from '../../auth/api/get-user';
+import { userQueryKey } from '../../../lib/session/api/get-user';
 import { profileQueryKey } from './get-profile';
 
 export async function updateProfile(body: ProfileUpdateBody): Promise<User> {

@@ -1,85 +1,58 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  FEATURES,
+  companyDetailsSchema,
   gstinCheckCharacter,
   messages,
+  userSchema,
   type CompanyDetails,
   type Scope,
-  type User,
+  type SessionUser,
 } from '@portal/shared';
 import { avatarInitials } from '../../../components/avatar-initials';
-import { ApiError } from '../../../lib/api-client';
+import { renderAt } from '../../../test/render-at';
+import { ok, refusal } from '../../../test/responses';
+import { lastRequest, sentRequests, server } from '../../../test/server';
+import { aUser, ORG_ID as ORG, permission, type UserSpec } from '../../../test/users';
 import { ProfilePage } from './profile-page';
 
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ user: null as User | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
-
-const ORG = '22222222-2222-4222-8222-222222222222';
-
-function testUser(overrides: Partial<User> = {}, orgScopes: Scope[] = ['READ', 'UPDATE']): User {
-  return {
-    id: 'u1',
+/** Asha Rao, a tenant admin holding `orgScopes` of Organization Management. */
+function testUser(fields: UserSpec = {}, orgScopes: Scope[] = ['READ', 'UPDATE']): SessionUser {
+  return aUser({
     username: 'asha',
     email: 'asha@example.test',
     fullName: 'Asha Rao',
-    mobileNo: '9876543210',
-    enabled: true,
-    isActive: true,
-    isSubscription: true,
-    client: 'Acme',
-    roleId: 'r1',
-    role: {
-      id: 'r1',
-      name: 'admin',
-      isSystem: true,
-      permissions: [
-        {
-          id: 'p1',
-          featureId: FEATURES.organizations.id,
-          featureName: FEATURES.organizations.name,
-          permissionScopes: orgScopes,
-        },
-      ],
-    },
-    organizationId: ORG,
-    isAdmin: true,
-    inviteStatus: 'accepted',
-    profileImage: null,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
-
-function serve(user: User, companyDetails: CompanyDetails | null = null) {
-  auth.user = user;
-  apiMock.get.mockImplementation(async (path: string) => {
-    if (path === '/auth/profile') return { success: true, data: user };
-    if (path === `/auth/companies/${ORG}`) return { success: true, data: companyDetails };
-    throw new ApiError(404, 'Not found');
+    role: 'admin',
+    permissions: [permission('organizations', orgScopes)],
+    ...fields,
   });
 }
 
+let signedIn: SessionUser;
+
+/** Signs in as `user`, whose profile the API answers, with the organization's `companyDetails`. */
+function serve(user: SessionUser, companyDetails: CompanyDetails | null = null) {
+  signedIn = user;
+  server.use(
+    http.get('/api/auth/profile', () => ok(userSchema, user)),
+    http.get(`/api/auth/companies/${ORG}`, () => ok(companyDetailsSchema.nullable(), companyDetails)),
+  );
+}
+
 function renderPage() {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={queryClient}>
-      <SnackbarProvider maxSnack={3}>
-        <MemoryRouter>
-          <ProfilePage />
-        </MemoryRouter>
-      </SnackbarProvider>
-    </QueryClientProvider>,
+  return renderAt('/dashboard/profile', { element: <ProfilePage />, user: signedIn });
+}
+
+/** POST /auth/companies saving what it is sent, as the API does, over `saved`. */
+function saveCompanies(saved: Partial<CompanyDetails> = {}) {
+  server.use(
+    http.post('/api/auth/companies', async ({ request }) => {
+      const body = (await request.json()) as CompanyDetails;
+      const company = { ...saved, ...body, updatedAt: '2025-01-01T00:00:00.000Z' };
+      return ok(companyDetailsSchema, company, { message: messages.profile.companySaved });
+    }),
   );
 }
 
@@ -88,15 +61,13 @@ const company = () => screen.getByRole('region', { name: messages.profile.compan
 const saveIn = (region: HTMLElement) => within(region).getByRole('button', { name: messages.profile.save });
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  localStorage.clear();
   serve(testUser());
 });
 
 describe('user information', () => {
   it('shows the email read-only, +91 before the number, and disables Save while a field is empty', async () => {
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     const fullName = await within(
       await screen.findByRole('region', { name: messages.profile.userInformation }),
     ).findByRole('textbox', { name: /Full Name/ });
@@ -110,7 +81,7 @@ describe('user information', () => {
   it('says why Save is disabled on arrival without a contact number, and enables it once typed', async () => {
     serve(testUser({ mobileNo: null }));
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     const contact = await within(
       await screen.findByRole('region', { name: messages.profile.userInformation }),
     ).findByRole('textbox', { name: /Contact Number/ });
@@ -130,48 +101,48 @@ describe('user information', () => {
   });
 
   it('draws the avatar initials with the rule of the top bar (from the role name)', async () => {
-    renderPage();
+    await renderPage();
     await screen.findByRole('region', { name: messages.profile.userInformation });
-    expect(within(info()).getByText(avatarInitials(testUser()))).toBeTruthy();
-    expect(avatarInitials(testUser())).toBe('A');
+    expect(within(info()).getByText(avatarInitials(signedIn))).toBeTruthy();
+    expect(avatarInitials(signedIn)).toBe('A');
   });
 
   it('saves, shows the toast and the 3 s message', async () => {
-    apiMock.put.mockImplementation(async (_p: string, body: { fullName: string }) => ({
-      success: true,
-      data: testUser({ fullName: body.fullName }),
-    }));
+    server.use(
+      http.put('/api/auth/profile', async ({ request }) => {
+        const { fullName } = (await request.json()) as { fullName: string };
+        return ok(userSchema, { ...signedIn, fullName }, { message: messages.profile.updated });
+      }),
+    );
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     const fullName = await within(
       await screen.findByRole('region', { name: messages.profile.userInformation }),
     ).findByRole('textbox', { name: /Full Name/ });
     await user.clear(fullName);
     await user.type(fullName, 'Asha R');
     await user.click(saveIn(info()));
-    await waitFor(() =>
-      expect(apiMock.put).toHaveBeenCalledWith('/auth/profile', {
-        fullName: 'Asha R',
-        mobileNo: '9876543210',
-      }),
-    );
     expect(await screen.findByText(messages.profile.updated)).toBeTruthy();
     expect(await screen.findByText(messages.profile.infoSaved)).toBeTruthy();
+    expect(lastRequest('PUT', '/auth/profile').body).toEqual({ fullName: 'Asha R', mobileNo: '9876543210' });
   });
 
   it('refuses to save without an active subscription, with the SPEC message', async () => {
     serve(testUser({ isSubscription: false }));
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await screen.findByRole('region', { name: messages.profile.userInformation });
     await user.click(saveIn(info()));
     expect(await screen.findByText(messages.profile.subscriptionExpired)).toBeTruthy();
-    expect(apiMock.put).not.toHaveBeenCalled();
+    expect(sentRequests('PUT')).toHaveLength(0);
   });
 
   it('says the profile could not be loaded', async () => {
-    apiMock.get.mockRejectedValue(new ApiError(500, 'boom'));
-    renderPage();
+    server.use(
+      http.get('/api/auth/profile', () => refusal(500, 'boom')),
+      http.get(`/api/auth/companies/${ORG}`, () => refusal(500, 'boom')),
+    );
+    await renderPage();
     expect(await screen.findByText(messages.fallback.loadProfile)).toBeTruthy();
   });
 });
@@ -179,7 +150,7 @@ describe('user information', () => {
 describe('company details', () => {
   it('starts from the company name given at the invite while none is saved', async () => {
     serve(testUser({ client: 'Acme Hiring' }), null);
-    renderPage();
+    await renderPage();
     await screen.findByRole('region', { name: messages.profile.companyDetails });
     const name = (await within(company()).findByRole('textbox', {
       name: /Company Name/,
@@ -191,19 +162,16 @@ describe('company details', () => {
   });
 
   it('enforces the required fields, then saves through POST /auth/companies', async () => {
-    apiMock.post.mockImplementation(async (_p: string, body: Record<string, unknown>) => ({
-      success: true,
-      data: { ...body, updatedAt: '2025-01-01T00:00:00.000Z' },
-    }));
+    saveCompanies();
     // No company name on the user either: nothing to start the form from.
     serve(testUser({ client: null }));
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await screen.findByRole('region', { name: messages.profile.companyDetails });
     await user.click(await within(company()).findByRole('button', { name: messages.profile.save }));
     expect(await within(company()).findByText(messages.company.nameRequired)).toBeTruthy();
     expect(within(company()).getByText(messages.company.websiteRequired)).toBeTruthy();
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
 
     const values: [RegExp, string][] = [
       [/Company Name/, 'Acme Pvt Ltd'],
@@ -222,23 +190,20 @@ describe('company details', () => {
       await user.type(within(company()).getByRole('textbox', { name }), value);
     await user.click(saveIn(company()));
     expect(await within(company()).findByText(messages.company.linkedinInvalid)).toBeTruthy();
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
 
     const linkedin = within(company()).getByRole('textbox', { name: /LinkedIn URL/ });
     await user.clear(linkedin);
     await user.paste('https://www.linkedin.com/company/acme');
     await user.click(saveIn(company()));
-    await waitFor(() => expect(apiMock.post).toHaveBeenCalled());
-    expect(apiMock.post.mock.calls[0]).toEqual([
-      '/auth/companies',
-      expect.objectContaining({
-        organizationId: ORG,
-        foundedIn: 2010,
-        pincode: '560001',
-        instagramUrl: null,
-      }),
-    ]);
     expect(await screen.findByText(messages.profile.companySaved)).toBeTruthy();
+    expect(sentRequests('POST').map((r) => r.path)).toEqual(['/auth/companies']);
+    expect(lastRequest('POST', '/auth/companies').body).toMatchObject({
+      organizationId: ORG,
+      foundedIn: 2010,
+      pincode: '560001',
+      instagramUrl: null,
+    });
   }, 40_000);
 
   it('saves the GST state and the GSTIN, in capitals and matching the state', async () => {
@@ -263,13 +228,10 @@ describe('company details', () => {
       updatedAt: '2025-01-01T00:00:00.000Z',
     };
     serve(testUser(), saved);
-    apiMock.post.mockImplementation(async (_p: string, body: Record<string, unknown>) => ({
-      success: true,
-      data: { ...saved, ...body },
-    }));
+    saveCompanies(saved);
     const gstin = `29AAACA1234A1Z${gstinCheckCharacter('29AAACA1234A1Z')}`;
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     const gstinField = await within(
       await screen.findByRole('region', { name: messages.profile.companyDetails }),
     ).findByRole('textbox', { name: /GSTIN/ });
@@ -286,17 +248,18 @@ describe('company details', () => {
     expect(gstinField).toHaveProperty('value', gstin);
     await user.click(saveIn(company()));
     expect(await within(company()).findByText(messages.tax.gstinStateMismatch)).toBeTruthy();
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
 
     await user.click(state);
     await user.click(await screen.findByRole('option', { name: 'Karnataka (29)' }));
     await user.click(saveIn(company()));
-    await waitFor(() => expect(apiMock.post).toHaveBeenCalled());
-    expect(apiMock.post.mock.calls[0]).toEqual([
-      '/auth/companies',
-      expect.objectContaining({ organizationId: ORG, gstStateCode: '29', gstin }),
-    ]);
     expect(await screen.findByText(messages.profile.companySaved)).toBeTruthy();
+    expect(sentRequests('POST').map((r) => r.path)).toEqual(['/auth/companies']);
+    expect(lastRequest('POST', '/auth/companies').body).toMatchObject({
+      organizationId: ORG,
+      gstStateCode: '29',
+      gstin,
+    });
   }, 20_000);
 
   it('sends no GST state or GSTIN when they are left empty', async () => {
@@ -321,9 +284,9 @@ describe('company details', () => {
       updatedAt: '2025-01-01T00:00:00.000Z',
     } satisfies CompanyDetails;
     serve(testUser(), saved);
-    apiMock.post.mockResolvedValue({ success: true, data: saved });
+    saveCompanies(saved);
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await screen.findByRole('region', { name: messages.profile.companyDetails });
     await waitFor(() =>
       expect(within(company()).getByRole('textbox', { name: /Company Name/ })).toHaveProperty(
@@ -332,13 +295,13 @@ describe('company details', () => {
       ),
     );
     await user.click(saveIn(company()));
-    await waitFor(() => expect(apiMock.post).toHaveBeenCalled());
-    expect(apiMock.post.mock.calls[0]![1]).toMatchObject({ gstStateCode: null, gstin: null });
+    expect(await screen.findByText(messages.profile.companySaved)).toBeTruthy();
+    expect(lastRequest('POST', '/auth/companies').body).toMatchObject({ gstStateCode: null, gstin: null });
   });
 
   it('is read-only without Organization Management UPDATE', async () => {
     serve(testUser({}, ['READ']));
-    renderPage();
+    await renderPage();
     await screen.findByRole('region', { name: messages.profile.companyDetails });
     const name = await within(company()).findByRole('textbox', { name: /Company Name/ });
     expect((name as HTMLInputElement).readOnly).toBe(true);

@@ -9,7 +9,7 @@ import { messages, REDIRECT_AFTER_SAVE_MS, roleNameSchema, type Feature, type Sc
 import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { extractErrorMessage } from '../../../lib/error-message';
-import { useRoutePrefix } from '../../../app/use-route-prefix';
+import { useRoutePrefix } from '../../../lib/use-route-prefix';
 import { useCreateRole } from '../api/create-role';
 import { useFeatures } from '../api/get-features';
 import { useRole } from '../api/get-role';

@@ -1,46 +1,42 @@
 import { screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { messages, viewOnlyTitle, type User } from '@portal/shared';
-import { ApiError } from '../../../lib/api-client';
-import { setViewportWidth } from '../../../test/viewport';
-import { entry, superAdmin, testFeatures, testRole } from '../test-utils';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { featureSchema, messages, roleSchema, viewOnlyTitle } from '@portal/shared';
 import { renderAt } from '../../../test/render-at';
+import { ok, page, refusal } from '../../../test/responses';
+import { aRole } from '../../../test/roles';
+import { sentRequests, server } from '../../../test/server';
+import { aSuperAdmin, permission } from '../../../test/users';
+import { setViewportWidth } from '../../../test/viewport';
+import { testFeatures } from '../test-utils';
 import { RolePermissionsPage } from './role-permissions-page';
 
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ user: null as User | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
-
-const role = testRole({
+const role = aRole({
   name: 'Recruiter',
   permissions: [
-    entry('dashboard', ['READ', 'DELETE']),
-    entry('users', ['READ', 'UPDATE']),
-    entry('support', ['DELETE']),
+    permission('dashboard', ['READ', 'DELETE']),
+    permission('users', ['READ', 'UPDATE']),
+    permission('support', ['DELETE']),
   ],
 });
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  auth.user = superAdmin;
-  apiMock.get.mockImplementation(async (path: string) => {
-    if (path === '/auth/features') return { success: true, data: testFeatures };
-    if (path === `/auth/roles/${role.id}`) return { success: true, data: role };
-    throw new ApiError(404, messages.roles.roleNotFound);
-  });
+  server.use(
+    http.get('/api/auth/features', () => page(featureSchema, testFeatures)),
+    http.get('/api/auth/roles/:id', ({ params }) =>
+      params.id === role.id ? ok(roleSchema, role) : refusal(404, messages.roles.roleNotFound),
+    ),
+  );
 });
 
 function renderAtPath(path: string, state?: unknown) {
-  return renderAt(<RolePermissionsPage />, {
+  return renderAt(path, {
+    element: <RolePermissionsPage />,
     route: path.startsWith('/dashboard/userpermissions/')
       ? '/dashboard/userpermissions/:roleId'
       : '/dashboard/userpermissions',
-    path,
     state,
+    user: aSuperAdmin(),
   });
 }
 
@@ -50,7 +46,7 @@ function rowOf(name: string) {
 
 describe('view-only role permissions', () => {
   it('shows each feature against View, Create/Edit and Cancel/Delete, all disabled', async () => {
-    renderAtPath(`/dashboard/userpermissions/${role.id}`);
+    await renderAtPath(`/dashboard/userpermissions/${role.id}`);
     expect(await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: messages.roles.commonPermission })).toBeInTheDocument();
     for (const column of ['View', 'Create/Edit', 'Cancel/Delete']) {
@@ -70,7 +66,7 @@ describe('view-only role permissions', () => {
   });
 
   it('draws a ticked permission as a check and an unticked one as a dash, with the words for screen readers', async () => {
-    renderAtPath(`/dashboard/userpermissions/${role.id}`);
+    await renderAtPath(`/dashboard/userpermissions/${role.id}`);
     await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') });
     const [, view, createEdit, remove] = within(rowOf('User Management')).getAllByRole('cell');
     for (const allowed of [view!, createEdit!]) {
@@ -87,7 +83,7 @@ describe('view-only role permissions', () => {
   });
 
   it('marks delete as not available on the Dashboard', async () => {
-    renderAtPath(`/dashboard/userpermissions/${role.id}`);
+    await renderAtPath(`/dashboard/userpermissions/${role.id}`);
     await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') });
     const dashboard = rowOf('Dashboard');
     expect(within(dashboard).getByText(messages.roles.notAvailable)).toBeInTheDocument();
@@ -96,7 +92,7 @@ describe('view-only role permissions', () => {
 
   it('lists each module with its marks one under another on a phone, with no table', async () => {
     setViewportWidth(375);
-    renderAtPath(`/dashboard/userpermissions/${role.id}`);
+    await renderAtPath(`/dashboard/userpermissions/${role.id}`);
     await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') });
     expect(screen.queryByRole('table')).toBeNull();
     const users = screen.getByText('User Management').closest('li')!;
@@ -108,18 +104,18 @@ describe('view-only role permissions', () => {
   });
 
   it('takes the role id from navigation state too', async () => {
-    renderAtPath('/dashboard/userpermissions', { roleId: role.id });
+    await renderAtPath('/dashboard/userpermissions', { roleId: role.id });
     expect(await screen.findByRole('heading', { name: viewOnlyTitle('Recruiter') })).toBeInTheDocument();
   });
 
   it('says so when the role cannot be loaded', async () => {
-    renderAtPath('/dashboard/userpermissions/99999999-9999-4999-8999-999999999999');
+    await renderAtPath('/dashboard/userpermissions/99999999-9999-4999-8999-999999999999');
     expect(await screen.findByText(messages.roles.notFound)).toBeInTheDocument();
   });
 
   it('says so when no role is named', async () => {
-    renderAtPath('/dashboard/userpermissions');
+    await renderAtPath('/dashboard/userpermissions');
     expect(await screen.findByText(messages.roles.notFound)).toBeInTheDocument();
-    expect(apiMock.get).not.toHaveBeenCalledWith(expect.stringMatching(/^\/auth\/roles\//));
+    expect(sentRequests('GET', /^\/auth\/roles\//)).toHaveLength(0);
   });
 });

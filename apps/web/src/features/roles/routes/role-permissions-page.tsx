@@ -19,7 +19,7 @@ import {
 import { useLocation, useParams } from 'react-router';
 import { messages, normalizeFeature, viewOnlyTitle } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
-import { useRoutePrefix } from '../../../app/use-route-prefix';
+import { useRoutePrefix } from '../../../lib/use-route-prefix';
 import { useFeatures } from '../api/get-features';
 import { useRole } from '../api/get-role';
 import { FeatureName } from '../components/feature-name';

@@ -1,46 +1,40 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FEATURES, messages, roleInUse, type Role, type User } from '@portal/shared';
-import { ApiError } from '../../../lib/api-client';
-import { labels } from '../labels';
-import { entry, roleManager, superAdmin, testRole, testUser } from '../test-utils';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { messages, roleInUse, roleSchema, type Role, type SessionUser } from '@portal/shared';
 import { renderAt } from '../../../test/render-at';
+import { done, ok, page, refusal } from '../../../test/responses';
+import { aRole, aSystemRole } from '../../../test/roles';
+import { lastRequest, sentRequests, server } from '../../../test/server';
+import { aSuperAdmin, aUser, permission } from '../../../test/users';
+import { labels } from '../labels';
+import { roleManager } from '../test-utils';
 import { RolesListPage } from './roles-list-page';
 
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ user: null as User | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
-
-const systemRole = testRole({
+const systemRole = aSystemRole('admin', {
   id: 'aaaaaaaa-0000-4000-8000-000000000001',
-  name: 'admin',
-  code: 'admin',
-  isSystem: true,
-  organizationId: null,
-  organizationName: null,
-  permissions: [entry('users', ['READ', 'CREATE'])],
+  permissions: [permission('users', ['READ', 'CREATE'])],
 });
-const customRole = testRole({ id: 'temp-ab12', name: 'Recruiter', permissions: [] });
+const customRole = aRole({ id: 'temp-ab12', name: 'Recruiter', permissions: [] });
 
 function serve(roles: Role[]) {
-  apiMock.get.mockImplementation(async (path: string, options?: { params?: Record<string, unknown> }) => {
-    if (path !== '/auth/roles') throw new ApiError(404, 'Not found');
-    const search = String(options?.params?.search ?? '').toLowerCase();
-    const data = roles.filter((r) => r.name.toLowerCase().includes(search) || r.id.includes(search));
-    return { success: true, data, meta: { page: 1, pageSize: 10, total: data.length } };
-  });
+  server.use(
+    http.get('/api/auth/roles', ({ request }) => {
+      const search = (new URL(request.url).searchParams.get('search') ?? '').toLowerCase();
+      const data = roles.filter((r) => r.name.toLowerCase().includes(search) || r.id.includes(search));
+      return page(roleSchema, data);
+    }),
+  );
 }
 
+let signedIn: SessionUser;
+
 function renderList() {
-  return renderAt(<RolesListPage />, {
-    route: '/dashboard/userroles',
-    path: '/dashboard/userroles',
+  return renderAt('/dashboard/userroles', {
+    element: <RolesListPage />,
     others: ['/dashboard/addrole', '/dashboard/userpermissions/:roleId', '/dashboard/usermanagement'],
+    user: signedIn,
   });
 }
 
@@ -59,14 +53,13 @@ async function openMenu(roleName: string) {
 }
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  auth.user = superAdmin;
+  signedIn = aSuperAdmin();
   serve([systemRole, customRole]);
 });
 
 describe('roles list', () => {
   it('shows id, name, status and the View Permissions link for each role', async () => {
-    renderList();
+    await renderList();
     await screen.findByText('Recruiter');
     const rows = screen.getAllByRole('row');
     expect(rows).toHaveLength(3);
@@ -82,7 +75,7 @@ describe('roles list', () => {
   });
 
   it('shows the super administrator whose each custom role is, and a tenant no such column', async () => {
-    const { unmount } = renderList();
+    const { unmount } = await renderList();
     const recruiter = (await screen.findByText('Recruiter')).closest('tr')!;
     expect(screen.getByRole('columnheader', { name: messages.users.organizationLabel })).toBeInTheDocument();
     expect(within(recruiter).getByText('Acme Hiring')).toBeInTheDocument();
@@ -92,23 +85,15 @@ describe('roles list', () => {
     unmount();
 
     // The super administrator's role is the platform's alone.
-    serve([
-      testRole({
-        id: 'aaaaaaaa-0000-4000-8000-000000000003',
-        name: 'super_admin',
-        isSystem: true,
-        organizationId: null,
-        organizationName: null,
-      }),
-    ]);
-    const second = renderList();
+    serve([aSystemRole('super_admin', { id: 'aaaaaaaa-0000-4000-8000-000000000003' })]);
+    const second = await renderList();
     const root = (await screen.findByText('super_admin')).closest('tr')!;
     expect(within(root).getByText(labels.platformOnly)).toBeInTheDocument();
     second.unmount();
     serve([systemRole, customRole]);
 
-    auth.user = roleManager;
-    renderList();
+    signedIn = roleManager;
+    await renderList();
     await screen.findByText('Recruiter');
     expect(screen.queryByRole('columnheader', { name: messages.users.organizationLabel })).toBeNull();
     expect(screen.queryByText('Acme Hiring')).toBeNull();
@@ -116,7 +101,7 @@ describe('roles list', () => {
 
   it('shows only the empty text, without a pager, when there is no role', async () => {
     serve([]);
-    renderList();
+    await renderList();
     expect(await screen.findByText(messages.roles.empty)).toBeInTheDocument();
     expect(screen.queryByText(/of 0/)).toBeNull();
     expect(screen.queryByRole('button', { name: /next page/i })).toBeNull();
@@ -124,7 +109,7 @@ describe('roles list', () => {
 
   it('opens the permissions panel with the scopes, or the empty text', async () => {
     const user = userEvent.setup();
-    renderList();
+    await renderList();
     await user.click(await screen.findByRole('button', { name: `${messages.roles.viewPermissions}: admin` }));
     const panel = await screen.findByRole('dialog');
     expect(within(panel).getByText('User Management')).toBeInTheDocument();
@@ -138,9 +123,9 @@ describe('roles list', () => {
   });
 
   it('marks a role whose users must sign in with two-factor sign-in, in its row and its panel', async () => {
-    serve([systemRole, testRole({ id: 'temp-cd34', name: 'Finance', requireTwoFactor: true })]);
+    serve([systemRole, aRole({ id: 'temp-cd34', name: 'Finance', requireTwoFactor: true })]);
     const user = userEvent.setup();
-    renderList();
+    await renderList();
     const finance = (await screen.findByText('Finance')).closest('tr')!;
     expect(within(finance).getByText(labels.twoFactorRequired)).toBeInTheDocument();
     expect(within(screen.getByText('admin').closest('tr')!).queryByText(labels.twoFactorRequired)).toBeNull();
@@ -150,31 +135,30 @@ describe('roles list', () => {
   });
 
   it('offers a system role only View, and to the platform operator its two-factor policy', async () => {
-    renderList();
+    await renderList();
     expect((await openMenu('admin')).items).toEqual(['View', labels.requireTwoFactor]);
   });
 
   it('offers View, Edit and Delete for a custom role when the user holds the scopes', async () => {
-    auth.user = roleManager;
-    renderList();
+    signedIn = roleManager;
+    await renderList();
     const { items } = await openMenu('Recruiter');
     expect(items).toEqual(['View', 'Edit', 'Delete']);
   });
 
   it("sets a role's two-factor policy through its own route, and never the super administrator's", async () => {
-    const superRole = testRole({
-      id: 'aaaaaaaa-0000-4000-8000-000000000002',
-      name: 'super_admin',
-      isSystem: true,
-      organizationId: null,
-    });
-    serve([systemRole, superRole, testRole({ id: 'temp-cd34', name: 'Finance', requireTwoFactor: true })]);
-    apiMock.put.mockResolvedValue({
-      success: true,
-      message: messages.twoFactor.roleRequired,
-      data: systemRole,
-    });
-    renderList();
+    const superRole = aSystemRole('super_admin', { id: 'aaaaaaaa-0000-4000-8000-000000000002' });
+    serve([systemRole, superRole, aRole({ id: 'temp-cd34', name: 'Finance', requireTwoFactor: true })]);
+    server.use(
+      http.put('/api/auth/roles/:id/two-factor', () =>
+        ok(
+          roleSchema,
+          { ...systemRole, requireTwoFactor: true },
+          { message: messages.twoFactor.roleRequired },
+        ),
+      ),
+    );
+    await renderList();
     expect((await openMenu('super_admin')).items).toEqual(['View']);
     await userEvent.keyboard('{Escape}');
     const finance = await openMenu('Finance');
@@ -182,30 +166,27 @@ describe('roles list', () => {
     await userEvent.keyboard('{Escape}');
     const admin = await openMenu('admin');
     await admin.user.click(screen.getByRole('menuitem', { name: labels.requireTwoFactor }));
-    await waitFor(() =>
-      expect(apiMock.put).toHaveBeenCalledWith(`/auth/roles/${systemRole.id}/two-factor`, { required: true }),
-    );
     expect(await screen.findByText(messages.twoFactor.roleRequired)).toBeInTheDocument();
+    expect(sentRequests('PUT').map((r) => r.path)).toEqual([`/auth/roles/${systemRole.id}/two-factor`]);
+    expect(lastRequest('PUT', `/auth/roles/${systemRole.id}/two-factor`).body).toEqual({ required: true });
   });
 
   it('does not offer the two-factor policy to a tenant', async () => {
-    auth.user = roleManager;
-    renderList();
+    signedIn = roleManager;
+    await renderList();
     expect((await openMenu('admin')).items).toEqual(['View']);
   });
 
   it('hides Add Role, Edit and Delete from a user who may only read roles', async () => {
-    auth.user = testUser('Reader', [
-      { id: 'x', featureId: FEATURES.roles.id, featureName: 'Role Management', permissionScopes: ['READ'] },
-    ]);
-    renderList();
+    signedIn = aUser({ role: 'Reader', permissions: [permission('roles', ['READ'])] });
+    await renderList();
     const { items } = await openMenu('Recruiter');
     expect(items).toEqual(['View']);
     expect(screen.queryByRole('button', { name: messages.roles.addRole })).toBeNull();
   });
 
   it('Edit opens the editor with isEditing and roleId; View opens the view-only screen', async () => {
-    const { router } = renderList();
+    const { router } = await renderList();
     const { user } = await openMenu('Recruiter');
     await user.click(screen.getByRole('menuitem', { name: 'Edit' }));
     expect(router.state.location.pathname).toBe('/dashboard/addrole');
@@ -213,7 +194,7 @@ describe('roles list', () => {
   });
 
   it('View opens the view-only screen of the role', async () => {
-    const { router } = renderList();
+    const { router } = await renderList();
     const { user } = await openMenu('admin');
     await user.click(screen.getByRole('menuitem', { name: 'View' }));
     expect(router.state.location.pathname).toBe(`/dashboard/userpermissions/${systemRole.id}`);
@@ -221,29 +202,27 @@ describe('roles list', () => {
 
   it('Add Role opens the editor in add mode', async () => {
     const user = userEvent.setup();
-    const { router } = renderList();
+    const { router } = await renderList();
     await user.click(await screen.findByRole('button', { name: messages.roles.addRole }));
     expect(router.state.location.pathname).toBe('/dashboard/addrole');
   });
 
   it('asks before deleting, then deletes and says so', async () => {
-    apiMock.delete.mockResolvedValue({ success: true, message: messages.roles.deleted });
-    renderList();
+    server.use(http.delete('/api/auth/roles/:id', () => done(messages.roles.deleted)));
+    await renderList();
     const { user } = await openMenu('Recruiter');
     await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(messages.roles.deleteConfirm)).toBeInTheDocument();
-    expect(apiMock.delete).not.toHaveBeenCalled();
+    expect(sentRequests('DELETE')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(apiMock.delete).toHaveBeenCalledWith(`/auth/roles/${customRole.id}`));
     expect(await screen.findByText(messages.roles.deleted)).toBeInTheDocument();
+    expect(sentRequests('DELETE').map((r) => r.path)).toEqual([`/auth/roles/${customRole.id}`]);
   });
 
   it('shows the server’s reason when a delete is refused', async () => {
-    apiMock.delete.mockRejectedValue(
-      new ApiError(409, roleInUse(2), { success: false, message: roleInUse(2), errors: {} }),
-    );
-    renderList();
+    server.use(http.delete('/api/auth/roles/:id', () => refusal(409, roleInUse(2))));
+    await renderList();
     const { user } = await openMenu('Recruiter');
     await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
@@ -252,13 +231,11 @@ describe('roles list', () => {
 
   it('searches on the server by name or id and shows the empty state', async () => {
     const user = userEvent.setup();
-    auth.user = roleManager;
-    renderList();
+    signedIn = roleManager;
+    await renderList();
     await screen.findByText('Recruiter');
     await user.type(screen.getByRole('textbox', { name: messages.roles.search }), 'nobody');
     expect(await screen.findByText(messages.roles.empty)).toBeInTheDocument();
-    expect(apiMock.get).toHaveBeenLastCalledWith('/auth/roles', {
-      params: { page: 1, pageSize: 10, search: 'nobody' },
-    });
+    expect(lastRequest('GET', '/auth/roles').query).toEqual({ page: '1', pageSize: '10', search: 'nobody' });
   });
 });

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { Feature, Scope } from '@portal/shared';
-import { usePermissions } from '../../auth/use-permission';
+import { usePermissions } from '../../../lib/session/use-permission';
 
 /** The server refuses to grant a scope the user does not hold; the editor says so up front. */
 export function useCanGrant(): (feature: Feature, scope: Scope) => boolean {

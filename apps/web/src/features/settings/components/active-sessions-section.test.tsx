@@ -1,26 +1,23 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatDateTime, messages, type ActiveSession } from '@portal/shared';
-import { ApiError } from '../../../lib/api-client';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  activeSessionSchema,
+  endedSessionsSchema,
+  formatDateTime,
+  messages,
+  storageKeys,
+  type ActiveSession,
+} from '@portal/shared';
 import { renderAt } from '../../../test/render-at';
+import { done, ok } from '../../../test/responses';
+import { sentRequests, server } from '../../../test/server';
+import { aUser } from '../../../test/users';
 import { setViewportWidth } from '../../../test/viewport';
 import { labels } from '../labels';
 import { SettingsPage } from '../routes/settings-page';
-
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ forgetSession: vi.fn() }));
-vi.mock('../../auth/auth-context', () => ({
-  useAuth: () => ({
-    user: { id: 'u1', role: { name: 'admin', permissions: [] } },
-    isAuthenticated: true,
-    forgetSession: auth.forgetSession,
-  }),
-}));
 
 const here: ActiveSession = {
   id: 'family-here',
@@ -43,28 +40,26 @@ const laptop: ActiveSession = { ...phone, id: 'family-laptop', device: 'Firefox 
 let sessions: ActiveSession[];
 
 beforeEach(() => {
-  vi.clearAllMocks();
   sessions = [here, phone, laptop];
-  apiMock.get.mockImplementation(async (path: string) => {
-    if (path === '/auth/sessions') return { success: true, data: sessions };
-    throw new ApiError(404, 'Not found');
-  });
-  apiMock.delete.mockImplementation(async (path: string) => {
-    sessions = sessions.filter((s) => path !== `/auth/sessions/${s.id}`);
-    return { success: true, message: messages.sessions.ended };
-  });
-  apiMock.post.mockImplementation(async () => {
-    const ended = sessions.filter((s) => !s.current).length;
-    sessions = sessions.filter((s) => s.current);
-    return { success: true, data: { ended } };
-  });
+  server.use(
+    http.get('/api/auth/sessions', () => ok(z.array(activeSessionSchema), sessions)),
+    http.delete('/api/auth/sessions/:id', ({ params }) => {
+      sessions = sessions.filter((s) => s.id !== params.id);
+      return done(messages.sessions.ended);
+    }),
+    http.post('/api/auth/sessions/end-others', () => {
+      const ended = sessions.filter((s) => !s.current).length;
+      sessions = sessions.filter((s) => s.current);
+      return ok(endedSessionsSchema, { ended }, { message: messages.sessions.othersEnded });
+    }),
+  );
 });
 
 function renderSessions() {
-  return renderAt(<SettingsPage />, {
-    route: '/dashboard/settings',
-    path: '/dashboard/settings?section=sessions',
+  return renderAt('/dashboard/settings?section=sessions', {
+    element: <SettingsPage />,
     others: ['/auth/login'],
+    user: aUser(),
   });
 }
 
@@ -72,7 +67,7 @@ const row = (device: string) => screen.getByText(device).closest('tr')!;
 
 describe('Settings → Active sessions', () => {
   it('lists the sessions with this browser marked', async () => {
-    renderSessions();
+    await renderSessions();
     expect(await screen.findByRole('heading', { name: messages.sessions.title })).toBeTruthy();
     await screen.findByText(here.device);
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
@@ -93,28 +88,29 @@ describe('Settings → Active sessions', () => {
 
   it('ends another session after asking, and lists what is left', async () => {
     const ui = userEvent.setup();
-    renderSessions();
+    await renderSessions();
     await ui.click(await screen.findByRole('button', { name: labels.endSessionOf(phone.device) }));
     const dialog = await screen.findByRole('dialog', { name: labels.endTitle });
     expect(within(dialog).getByText(labels.endConfirm(phone.device))).toBeTruthy();
-    expect(apiMock.delete).not.toHaveBeenCalled();
+    expect(sentRequests('DELETE')).toHaveLength(0);
     await ui.click(within(dialog).getByRole('button', { name: labels.end }));
     expect(await screen.findByText(messages.sessions.ended)).toBeTruthy();
-    expect(apiMock.delete).toHaveBeenCalledWith(`/auth/sessions/${phone.id}`);
+    expect(sentRequests('DELETE').map((r) => r.path)).toEqual([`/auth/sessions/${phone.id}`]);
     await waitFor(() => expect(screen.queryByText(phone.device)).toBeNull());
     expect(screen.getByText(laptop.device)).toBeTruthy();
-    expect(auth.forgetSession).not.toHaveBeenCalled();
+    // Still signed in here.
+    expect(localStorage.getItem(storageKeys.userId)).not.toBeNull();
   });
 
   it('ends every other session, and then has none left to end', async () => {
     const ui = userEvent.setup();
-    renderSessions();
+    await renderSessions();
     await screen.findByText(laptop.device);
     await ui.click(screen.getByRole('button', { name: labels.endOthers }));
     const dialog = await screen.findByRole('dialog', { name: labels.endOthersTitle });
     await ui.click(within(dialog).getByRole('button', { name: labels.endOthers }));
     expect(await screen.findByText(messages.sessions.othersEnded)).toBeTruthy();
-    expect(apiMock.post).toHaveBeenCalledWith('/auth/sessions/end-others');
+    expect(sentRequests('POST').map((r) => r.path)).toEqual(['/auth/sessions/end-others']);
     await waitFor(() => expect(screen.queryByText(laptop.device)).toBeNull());
     expect(screen.getByText(here.device)).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -123,7 +119,7 @@ describe('Settings → Active sessions', () => {
 
   it("offers Sign out, not End, on this browser's own row, and signs this browser out", async () => {
     const ui = userEvent.setup();
-    const { router } = renderSessions();
+    const { router } = await renderSessions();
     const signOut = await screen.findByRole('button', { name: labels.signOutThisBrowser });
     expect(signOut.textContent).toBe(labels.signOut);
     expect(
@@ -135,16 +131,16 @@ describe('Settings → Active sessions', () => {
     expect(within(dialog).getByText(labels.endCurrentConfirm)).toBeTruthy();
     await ui.click(within(dialog).getByRole('button', { name: labels.signOut }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
-    expect(apiMock.delete).toHaveBeenCalledWith(`/auth/sessions/${here.id}`);
-    expect(auth.forgetSession).toHaveBeenCalledTimes(1);
-    // Signed out: the list is not read again.
-    expect(apiMock.get).toHaveBeenCalledTimes(1);
+    expect(sentRequests('DELETE').map((r) => r.path)).toEqual([`/auth/sessions/${here.id}`]);
+    // This browser forgets the session the server ended, and reads the list no more.
+    expect(localStorage.getItem(storageKeys.userId)).toBeNull();
+    expect(sentRequests('GET', '/auth/sessions')).toHaveLength(1);
   });
 
   it('shows one card per session on a phone, each with its End', async () => {
     setViewportWidth(375);
     const ui = userEvent.setup();
-    renderSessions();
+    await renderSessions();
     const list = await screen.findByRole('list', { name: messages.sessions.title });
     expect(screen.queryByRole('table')).toBeNull();
     const cards = within(list).getAllByRole('listitem');

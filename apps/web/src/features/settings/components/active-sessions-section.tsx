@@ -6,7 +6,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { useAuth } from '../../auth/auth-context';
+import { useAuth } from '../../../lib/session/auth-context';
 import { useEndOtherSessions } from '../api/end-other-sessions';
 import { useEndSession } from '../api/end-session';
 import { useSessions } from '../api/get-sessions';

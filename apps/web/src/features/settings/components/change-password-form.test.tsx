@@ -1,29 +1,26 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { messages, PASSWORD_BANNER_MS, PASSWORD_RULES, type User } from '@portal/shared';
-import { ApiError } from '../../../lib/api-client';
+import { messages, PASSWORD_BANNER_MS, PASSWORD_RULES, storageKeys, type SessionUser } from '@portal/shared';
+import { renderAt } from '../../../test/render-at';
+import { done, refusal } from '../../../test/responses';
+import { lastRequest, sentRequests, server } from '../../../test/server';
+import { aUser } from '../../../test/users';
+import { passwordChangeFailure } from '../api/change-password';
 import { ChangePasswordForm } from './change-password-form';
-
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ user: null as Pick<User, 'id'> | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
 
 const CURRENT = 'Old-Passw0rd!';
 const NEXT = 'N3w-Passw0rd!';
 
+/** Signed in as this user; none when null. */
+let signedIn: SessionUser | null;
+
 function renderForm() {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <ChangePasswordForm />
-    </QueryClientProvider>,
-  );
+  return renderAt('/dashboard/settings', {
+    element: <ChangePasswordForm />,
+    ...(signedIn && { user: signedIn }),
+  });
 }
 
 const field = (label: string) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
@@ -60,16 +57,14 @@ async function fill(user: ReturnType<typeof userEvent.setup>, values: [HTMLInput
 }
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  localStorage.clear();
-  auth.user = { id: 'u1' };
-  apiMock.put.mockResolvedValue({ success: true, message: messages.password.changed });
+  signedIn = aUser();
+  server.use(http.put('/api/auth/users/password', () => done(messages.password.changed)));
 });
 
 describe('change password: rules in SPEC order, one message at a time', () => {
   it('answers each rule in turn and sends nothing until all pass', async () => {
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
 
     await user.click(submit());
     expectOnly(messages.password.currentRequired);
@@ -100,12 +95,12 @@ describe('change password: rules in SPEC order, one message at a time', () => {
     await user.click(submit());
     expectOnly(messages.password.weak);
 
-    expect(apiMock.put).not.toHaveBeenCalled();
+    expect(sentRequests('PUT')).toHaveLength(0);
   });
 
   it("clears a field's error as soon as that field is typed in", async () => {
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
     await user.click(submit());
     expect(screen.getByText(messages.password.currentRequired)).toBeTruthy();
     await user.type(current(), 'x');
@@ -135,7 +130,7 @@ describe("the 'Password Must Contain' checklist", () => {
 
   it('turns each rule green as the new password meets it', async () => {
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
     expect(screen.getByText(messages.password.mustContain)).toBeTruthy();
     for (const rule of PASSWORD_RULES) expect(ruleState(rule.id)).toBe('false');
 
@@ -159,15 +154,15 @@ describe('the checklist before, while and after typing', () => {
   const states = () =>
     PASSWORD_RULES.map((rule) => screen.getByText(rule.label).closest('li')!.getAttribute('data-state'));
 
-  it('lists the rules as plain requirements until the user types, without a red error', () => {
-    renderForm();
+  it('lists the rules as plain requirements until the user types, without a red error', async () => {
+    await renderForm();
     expect(states()).toEqual(['neutral', 'neutral', 'neutral', 'neutral', 'neutral']);
     expect(screen.queryByText(/\(not met\)/)).toBeNull();
   });
 
   it('shows met and still-unmet rules while typing, and red errors only after leaving the field', async () => {
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
     await user.type(next(), 'abc');
     // length, upper, lower, digit, special
     expect(states()).toEqual(['unmet', 'unmet', 'met', 'unmet', 'unmet']);
@@ -177,7 +172,7 @@ describe('the checklist before, while and after typing', () => {
 
   it('shows red errors after a submit attempt, even with nothing typed', async () => {
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
     await user.click(submit());
     expect(states()).toEqual(['error', 'error', 'error', 'error', 'error']);
   });
@@ -186,7 +181,7 @@ describe('the checklist before, while and after typing', () => {
 describe('show/hide toggles', () => {
   it('reveals and hides each password', async () => {
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
     expect(current().type).toBe('password');
     await user.click(
       screen.getByRole('button', { name: `Show ${messages.password.currentLabel.toLowerCase()}` }),
@@ -215,23 +210,31 @@ describe('sending', () => {
   }
 
   it("shows 'Updating...' while busy, then the success banner for 3 s with the fields emptied", async () => {
-    let finish: (value: unknown) => void = () => {};
-    apiMock.put.mockImplementation(() => new Promise((resolve) => (finish = resolve)));
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    server.use(
+      http.put('/api/auth/users/password', async () => {
+        await finished;
+        return done(messages.password.changed);
+      }),
+    );
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
     await fillValid(user);
     await user.click(submit());
     expect(
       (screen.getByRole('button', { name: messages.password.updating }) as HTMLButtonElement).disabled,
     ).toBe(true);
-    expect(apiMock.put).toHaveBeenCalledWith('/auth/users/password', {
-      userId: 'u1',
-      currentPassword: CURRENT,
-      newPassword: NEXT,
-    });
+    await waitFor(() =>
+      expect(lastRequest('PUT', '/auth/users/password').body).toEqual({
+        userId: signedIn!.id,
+        currentPassword: CURRENT,
+        newPassword: NEXT,
+      }),
+    );
 
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    await act(async () => finish({ success: true }));
+    await act(async () => finish());
     expect(await screen.findByText(messages.password.changed)).toBeTruthy();
     expect(current().value).toBe('');
     expect(next().value).toBe('');
@@ -245,62 +248,71 @@ describe('sending', () => {
   });
 
   it('puts a 401 under the current password field', async () => {
-    apiMock.put.mockRejectedValue(
-      new ApiError(401, messages.password.currentIncorrect, { success: false, message: 'whatever' }),
-    );
+    server.use(http.put('/api/auth/users/password', () => refusal(401, 'whatever')));
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
     await fillValid(user);
     await user.click(submit());
     const message = await screen.findByText(messages.password.currentIncorrect);
     expect(current().getAttribute('aria-invalid')).toBe('true');
     expect(current().getAttribute('aria-describedby')).toBe(message.id);
+    // A 401 refreshes the session once and is sent again (lib/api-client.ts).
+    expect(sentRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /auth/auth-session/me',
+      'PUT /auth/users/password',
+      'POST /auth/auth-session/refresh-token',
+      'PUT /auth/users/password',
+    ]);
   });
 
   it.each([
+    ['a 400 with a message', () => refusal(400, 'Server says no'), 'Server says no'],
+    ['a 400 without one', () => new HttpResponse(null, { status: 400 }), messages.password.invalidFormat],
+    ['a 429', () => refusal(429, messages.password.tooManyAttempts), messages.password.tooManyAttempts],
     [
-      'a 400 with a message',
-      new ApiError(400, 'x', { success: false, message: 'Server says no' }),
-      'Server says no',
+      'a 500 without a message',
+      () => new HttpResponse(null, { status: 500 }),
+      messages.password.updateFailed,
     ],
-    ['a 400 without one', new ApiError(400, 'x', null), messages.password.invalidFormat],
-    [
-      'a 429',
-      new ApiError(429, 'x', { success: false, message: messages.password.tooManyAttempts }),
-      messages.password.tooManyAttempts,
-    ],
-    ['a 500 without a message', new ApiError(500, 'x', null), messages.password.updateFailed],
-    ['no response', new ApiError(null, messages.login.noResponse), messages.password.network],
-    ['anything else', new TypeError('boom'), messages.common.unexpectedRetry],
-  ])('shows the SPEC message for %s', async (_label, error, expected) => {
-    apiMock.put.mockRejectedValue(error);
+    ['no response', () => HttpResponse.error(), messages.password.network],
+  ])('shows the SPEC message for %s', async (_label, answer, expected) => {
+    server.use(http.put('/api/auth/users/password', answer));
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
     await fillValid(user);
     await user.click(submit());
     expect(await screen.findByText(expected)).toBeTruthy();
     expect(current().value).toBe(CURRENT);
   });
 
+  it('shows the SPEC message for anything but an answer of the API', () => {
+    // The API client turns every answer, and the lack of one, into an ApiError: this one cannot be sent.
+    expect(passwordChangeFailure(new TypeError('boom'))).toEqual({
+      message: messages.common.unexpectedRetry,
+    });
+  });
+
   it('asks to sign in again when no user id is known', async () => {
-    auth.user = null;
+    signedIn = null;
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
     await fillValid(user);
     await user.click(submit());
     const alert = await screen.findByText(messages.password.userIdMissing);
     expect(within(alert.closest('[role="alert"]')!).getByText(messages.password.userIdMissing)).toBeTruthy();
-    expect(apiMock.put).not.toHaveBeenCalled();
+    expect(sentRequests('PUT')).toHaveLength(0);
   });
 
   it('falls back to the stored user id', async () => {
-    auth.user = null;
-    localStorage.setItem('ID', 'stored-id');
+    // A stored session whose user could not be read (the server was down): kept, with no user.
+    signedIn = null;
+    localStorage.setItem(storageKeys.userId, 'stored-id');
+    server.use(http.get('/api/auth/auth-session/me', () => refusal(503, 'Service unavailable')));
     const user = userEvent.setup();
-    renderForm();
+    await renderForm();
     await fillValid(user);
     await user.click(submit());
-    await waitFor(() => expect(apiMock.put).toHaveBeenCalled());
-    expect(apiMock.put.mock.calls[0]![1]).toMatchObject({ userId: 'stored-id' });
+    expect(await screen.findByText(messages.password.changed)).toBeTruthy();
+    expect(lastRequest('PUT', '/auth/users/password').body).toMatchObject({ userId: 'stored-id' });
   });
 });

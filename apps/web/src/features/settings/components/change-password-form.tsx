@@ -9,9 +9,9 @@ import {
   type PasswordChangeField,
   type PasswordChangeValues,
 } from '@portal/shared';
-import { useAuth } from '../../auth/auth-context';
-import { PasswordChecklist } from '../../auth/components/password-checklist';
-import { PasswordField } from '../../auth/components/password-field';
+import { useAuth } from '../../../lib/session/auth-context';
+import { PasswordChecklist } from '../../../components/password-checklist';
+import { PasswordField } from '../../../components/password-field';
 import { passwordChangeFailure, useChangePassword } from '../api/change-password';
 
 const EMPTY: PasswordChangeValues = { currentPassword: '', newPassword: '', confirmPassword: '' };

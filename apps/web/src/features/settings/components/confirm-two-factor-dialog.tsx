@@ -15,8 +15,8 @@ import { useForm } from 'react-hook-form';
 import { confirmTwoFactorBodySchema, messages, type ConfirmTwoFactorBody } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
 import { extractErrorMessage } from '../../../lib/error-message';
-import { PasswordField } from '../../auth/components/password-field';
-import { labels as authLabels } from '../../auth/labels';
+import { PasswordField } from '../../../components/password-field';
+import { labels as authLabels } from '../../../components/two-factor/labels';
 
 /** Where a refusal's message belongs: under the field it names, else above the form. */
 function fieldOf(error: unknown): keyof ConfirmTwoFactorBody | null {

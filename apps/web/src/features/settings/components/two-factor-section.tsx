@@ -9,13 +9,13 @@ import {
 } from '@portal/shared';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { useDisableTwoFactor } from '../../auth/api/disable-two-factor';
-import { useTwoFactorStatus } from '../../auth/api/get-two-factor-status';
-import { useMakeRecoveryCodes } from '../../auth/api/make-recovery-codes';
-import { useReplaceAuthenticator } from '../../auth/api/replace-authenticator';
-import { useAuth } from '../../auth/auth-context';
-import { RecoveryCodes } from '../../auth/components/recovery-codes';
-import { TwoFactorEnrolment } from '../../auth/components/two-factor-enrolment';
+import { useDisableTwoFactor } from '../api/disable-two-factor';
+import { useTwoFactorStatus } from '../../../lib/two-factor/get-two-factor-status';
+import { useMakeRecoveryCodes } from '../api/make-recovery-codes';
+import { useReplaceAuthenticator } from '../api/replace-authenticator';
+import { useAuth } from '../../../lib/session/auth-context';
+import { RecoveryCodes } from '../../../components/two-factor/recovery-codes';
+import { TwoFactorEnrolment } from '../../../components/two-factor/two-factor-enrolment';
 import { labels } from '../labels';
 import { ConfirmTwoFactorDialog } from './confirm-two-factor-dialog';
 

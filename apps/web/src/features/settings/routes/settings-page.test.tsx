@@ -1,75 +1,35 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  ADMIN_ROLE_PERMISSIONS,
-  FEATURES,
   gstinCheckCharacter,
   messages,
-  type FeatureKey,
+  sellerTaxProfileSchema,
   type SellerTaxProfile,
-  type User,
+  type SessionUser,
 } from '@portal/shared';
-import { ApiError } from '../../../lib/api-client';
 import { renderAt } from '../../../test/render-at';
+import { ok, refusal } from '../../../test/responses';
+import { lastRequest, sentRequests, server } from '../../../test/server';
+import { aSuperAdmin, aTenantAdmin } from '../../../test/users';
 import { SettingsPage } from './settings-page';
-
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ user: null as User | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
-
-function userWith(roleName: string, permissions: User['role']['permissions']): User {
-  return {
-    id: 'u1',
-    username: roleName,
-    email: `${roleName}@acme.test`,
-    fullName: null,
-    mobileNo: null,
-    enabled: true,
-    isActive: true,
-    isSubscription: true,
-    client: 'Acme',
-    roleId: 'r1',
-    role: { id: 'r1', name: roleName, isSystem: true, permissions },
-    organizationId: 'o1',
-    isAdmin: true,
-    inviteStatus: 'accepted',
-    profileImage: null,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-  };
-}
-const superAdmin = userWith('super_admin', []);
-const tenantAdmin = userWith(
-  'admin',
-  Object.entries(ADMIN_ROLE_PERMISSIONS).map(([key, scopes]) => {
-    const f = FEATURES[key as FeatureKey];
-    return { id: f.id, featureId: f.id, featureName: f.name, permissionScopes: [...scopes] };
-  }),
-);
 
 /** A GSTIN of Karnataka whose last character is right, and the same with it mistyped. */
 const VALID_GSTIN = `29ABCDE1234F1Z${gstinCheckCharacter('29ABCDE1234F1Z')}`;
 const MISTYPED_GSTIN = `29ABCDE1234F1Z${VALID_GSTIN.endsWith('6') ? '7' : '6'}`;
 
 let stored: SellerTaxProfile | null;
+let signedIn: SessionUser;
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  auth.user = superAdmin;
+  signedIn = aSuperAdmin();
   stored = null;
-  apiMock.get.mockImplementation(async (path: string) => {
-    if (path === '/auth/tax-profile') return { success: true, data: stored };
-    throw new ApiError(404, 'Not found');
-  });
+  server.use(http.get('/api/auth/tax-profile', () => ok(sellerTaxProfileSchema.nullable(), stored)));
 });
 
 function renderSettings(path = '/dashboard/settings') {
-  return renderAt(<SettingsPage />, { route: '/dashboard/settings', path });
+  return renderAt(path, { element: <SettingsPage />, route: '/dashboard/settings', user: signedIn });
 }
 
 const sectionLinks = () =>
@@ -81,9 +41,9 @@ const form = () => screen.getByRole('form', { name: 'Tax details' });
 const text = (name: RegExp) => within(form()).getByRole('textbox', { name }) as HTMLInputElement;
 
 describe('Settings', () => {
-  it('keeps the tax details to the platform operator', () => {
-    auth.user = tenantAdmin;
-    renderSettings('/dashboard/settings?section=tax');
+  it('keeps the tax details to the platform operator', async () => {
+    signedIn = aTenantAdmin();
+    await renderSettings('/dashboard/settings?section=tax');
     expect(sectionLinks()).toEqual([
       messages.password.changePassword,
       messages.twoFactor.title,
@@ -91,17 +51,19 @@ describe('Settings', () => {
     ]);
     expect(screen.getByRole('heading', { name: messages.password.changePassword })).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'Tax details' })).toBeNull();
-    expect(apiMock.get).not.toHaveBeenCalled();
+    expect(sentRequests('GET', '/auth/tax-profile')).toHaveLength(0);
   });
 
   it('checks the GSTIN’s last character, then saves the tax details', async () => {
-    apiMock.put.mockImplementation(async (_path: string, body: Omit<SellerTaxProfile, 'updatedAt'>) => ({
-      success: true,
-      message: messages.tax.profileSaved,
-      data: { ...body, updatedAt: '2026-04-01T00:00:00.000Z' },
-    }));
+    server.use(
+      http.put('/api/auth/tax-profile', async ({ request }) => {
+        const body = (await request.json()) as Omit<SellerTaxProfile, 'updatedAt'>;
+        const saved = { ...body, updatedAt: '2026-04-01T00:00:00.000Z' };
+        return ok(sellerTaxProfileSchema, saved, { message: messages.tax.profileSaved });
+      }),
+    );
     const user = userEvent.setup();
-    renderSettings();
+    await renderSettings();
     expect(sectionLinks()).toEqual([
       messages.password.changePassword,
       messages.twoFactor.title,
@@ -131,25 +93,23 @@ describe('Settings', () => {
     await user.click(within(form()).getByRole('button', { name: 'Save tax details' }));
     // The toast and the field's helper text.
     await waitFor(() => expect(screen.getAllByText(messages.tax.gstinCheck)).toHaveLength(2));
-    expect(apiMock.put).not.toHaveBeenCalled();
+    expect(sentRequests('PUT')).toHaveLength(0);
 
     await user.clear(text(/GSTIN/));
     await user.type(text(/GSTIN/), VALID_GSTIN);
     await user.click(within(form()).getByRole('button', { name: 'Save tax details' }));
-    await waitFor(() =>
-      expect(apiMock.put).toHaveBeenCalledWith('/auth/tax-profile', {
-        legalName: 'Interview Credits Pvt Ltd',
-        address: '12 MG Road, Bengaluru 560001',
-        stateCode: '29',
-        gstin: VALID_GSTIN,
-        pan: 'ABCDE1234F',
-        sac: '998314',
-        invoicePrefix: 'IC',
-        creditNotePrefix: 'CN',
-        signatory: 'Asha Rao',
-      }),
-    );
     expect(await screen.findByText(messages.tax.profileSaved)).toBeTruthy();
+    expect(lastRequest('PUT', '/auth/tax-profile').body).toEqual({
+      legalName: 'Interview Credits Pvt Ltd',
+      address: '12 MG Road, Bengaluru 560001',
+      stateCode: '29',
+      gstin: VALID_GSTIN,
+      pan: 'ABCDE1234F',
+      sac: '998314',
+      invoicePrefix: 'IC',
+      creditNotePrefix: 'CN',
+      signatory: 'Asha Rao',
+    });
   }, 30_000);
 
   it('loads the saved tax details and shows a server refusal on its field', async () => {
@@ -165,15 +125,13 @@ describe('Settings', () => {
       signatory: 'Asha Rao',
       updatedAt: '2026-04-01T00:00:00.000Z',
     };
-    apiMock.put.mockRejectedValue(
-      new ApiError(400, messages.http.validation, {
-        success: false,
-        message: messages.http.validation,
-        errors: { signatory: [messages.tax.signatoryRequired] },
-      }),
+    server.use(
+      http.put('/api/auth/tax-profile', () =>
+        refusal(400, messages.http.validation, { signatory: [messages.tax.signatoryRequired] }),
+      ),
     );
     const user = userEvent.setup();
-    renderSettings('/dashboard/settings?section=tax');
+    await renderSettings('/dashboard/settings?section=tax');
     await waitFor(() => expect(text(/Legal name/).value).toBe('Interview Credits Pvt Ltd'));
     expect(within(form()).getByRole('combobox', { name: /State/ }).textContent).toBe('Karnataka (29)');
     expect(text(/GSTIN/).value).toBe(VALID_GSTIN);

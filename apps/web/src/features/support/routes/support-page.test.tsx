@@ -1,54 +1,17 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FEATURES, messages, type PermissionEntry, type Scope, type Ticket, type User } from '@portal/shared';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { messages, ticketSchema, type Scope, type SessionUser, type Ticket } from '@portal/shared';
+import { catchDownloads } from '../../../test/downloads';
+import { renderAt } from '../../../test/render-at';
+import { done, file, ok, pageOf, XLSX } from '../../../test/responses';
+import { lastRequest, sentRequests, server } from '../../../test/server';
+import { aUser, permission } from '../../../test/users';
 import { SupportPage } from './support-page';
 
-const apiMock = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  delete: vi.fn(),
-  download: vi.fn(),
-}));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ user: null as User | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
-
-function userWith(roleName: string, supportScopes: Scope[]): User {
-  const permissions: PermissionEntry[] = [
-    {
-      id: 'p1',
-      featureId: FEATURES.support.id,
-      featureName: FEATURES.support.name,
-      permissionScopes: supportScopes,
-    },
-  ];
-  return {
-    id: 'u1',
-    username: 'tester',
-    email: 'tester@example.test',
-    fullName: null,
-    mobileNo: null,
-    enabled: true,
-    isActive: true,
-    isSubscription: true,
-    client: 'Acme',
-    roleId: 'r1',
-    role: { id: 'r1', name: roleName, isSystem: false, permissions },
-    organizationId: 'o1',
-    isAdmin: false,
-    inviteStatus: 'accepted',
-    profileImage: null,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-  };
+function userWith(role: string, supportScopes: Scope[]): SessionUser {
+  return aUser({ role, username: 'tester', permissions: [permission('support', supportScopes)] });
 }
 
 const ticket: Ticket = {
@@ -69,43 +32,29 @@ const ticket: Ticket = {
 };
 
 function serve(tickets: Ticket[]) {
-  apiMock.get.mockImplementation(
-    async (_path: string, options: { params: { page: number; pageSize: number } }) => ({
-      success: true,
-      data: tickets,
-      meta: { page: options.params.page, pageSize: options.params.pageSize, total: tickets.length },
-    }),
-  );
+  server.use(http.get('/api/auth/support/tickets', ({ request }) => pageOf(ticketSchema, tickets, request)));
 }
 
+let signedIn: SessionUser;
+
 function renderPage() {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={queryClient}>
-      <SnackbarProvider maxSnack={3}>
-        <MemoryRouter initialEntries={['/dashboard/support']}>
-          <SupportPage />
-        </MemoryRouter>
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
+  return renderAt('/dashboard/support', { element: <SupportPage />, user: signedIn });
 }
 
 const ALL: Scope[] = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT'];
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  auth.user = userWith('admin', ALL);
+  signedIn = userWith('admin', ALL);
   serve([]);
 });
 
 describe('support page', () => {
   it("shows 'No Record Found' for an empty list, asks the server for 10 rows by default", async () => {
-    renderPage();
+    await renderPage();
     expect(await screen.findByText(messages.support.empty)).toBeTruthy();
-    expect(apiMock.get).toHaveBeenCalledWith('/auth/support/tickets', {
-      params: { page: 1, pageSize: 10, search: undefined },
-    });
+    expect(sentRequests('GET', '/auth/support/tickets').map((r) => r.query)).toEqual([
+      { page: '1', pageSize: '10' },
+    ]);
     // The empty text alone: no "0–0 of 0" pager under it.
     expect(screen.queryByText(/of 0/)).toBeNull();
     expect(screen.queryByRole('combobox', { name: /Rows per page/ })).toBeNull();
@@ -114,7 +63,7 @@ describe('support page', () => {
   it('chooses the page size under the list, like every list: 10, 25, 50 or 100', async () => {
     serve([ticket]);
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await screen.findByText('report.pdf');
     expect(screen.queryByRole('combobox', { name: 'Show' })).toBeNull();
     await user.click(screen.getByRole('combobox', { name: /Rows per page/ }));
@@ -122,43 +71,52 @@ describe('support page', () => {
     expect(options.map((o) => o.textContent)).toEqual(['10', '25', '50', '100']);
     await user.click(options[3]!);
     await waitFor(() =>
-      expect(apiMock.get).toHaveBeenLastCalledWith('/auth/support/tickets', {
-        params: { page: 1, pageSize: 100, search: undefined },
-      }),
+      expect(lastRequest('GET', '/auth/support/tickets').query).toEqual({ page: '1', pageSize: '100' }),
     );
   });
 
   it("refuses an empty message with 'Please enter a message' and sends nothing", async () => {
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await user.click(screen.getByRole('button', { name: messages.support.submitFeedback }));
     expect((await screen.findAllByText(messages.support.messageRequired)).length).toBeGreaterThan(0);
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
   });
 
   it('sends the message, the type and the attachment as multipart', async () => {
-    apiMock.post.mockResolvedValue({ success: true, data: { ...ticket, ticketType: 'callback' } });
+    server.use(
+      http.post('/api/auth/support/tickets', () =>
+        ok(
+          ticketSchema,
+          { ...ticket, ticketType: 'callback' },
+          { status: 201, message: messages.support.callbackRequested },
+        ),
+      ),
+    );
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await user.type(screen.getByRole('textbox', { name: /Message/ }), 'Call me please');
     const file = new File(['%PDF-1.4'], 'brief.pdf', { type: 'application/pdf' });
     await user.upload(screen.getByLabelText(messages.support.attachmentLabel, { selector: 'input' }), file);
     expect(screen.getByText('brief.pdf')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: messages.support.requestCallBack }));
-    await waitFor(() => expect(apiMock.post).toHaveBeenCalled());
-    const [path, body] = apiMock.post.mock.calls[0]!;
-    expect(path).toBe('/auth/support/tickets');
-    expect(body).toBeInstanceOf(FormData);
-    const form = body as FormData;
+    expect(await screen.findByText(messages.support.callbackRequested)).toBeTruthy();
+    const sent = lastRequest('POST', '/auth/support/tickets');
+    expect(sent.headers.get('Content-Type')).toMatch(/^multipart\/form-data; boundary=/);
+    const form = sent.body as FormData;
     expect(form.get('message')).toBe('Call me please');
     expect(form.get('type')).toBe('callback');
-    expect((form.get('file') as File).name).toBe('brief.pdf');
-    expect(await screen.findByText(messages.support.callbackRequested)).toBeTruthy();
+    const attachment = form.get('file') as File;
+    expect([attachment.name, attachment.type, await attachment.text()]).toEqual([
+      'brief.pdf',
+      'application/pdf',
+      '%PDF-1.4',
+    ]);
   });
 
   it('refuses a file of a type outside the hint before sending', async () => {
     const user = userEvent.setup({ applyAccept: false });
-    renderPage();
+    await renderPage();
     const exe = new File(['MZ'], 'setup.exe', { type: 'application/octet-stream' });
     await user.upload(screen.getByLabelText(messages.support.attachmentLabel, { selector: 'input' }), exe);
     expect(await screen.findByText(messages.support.fileTypeRejected)).toBeTruthy();
@@ -179,7 +137,7 @@ describe('support page', () => {
       },
       { ...ticket, id: 't3', ticketId: 'TICKET-1735689600002', name: 'shot.png', type: 'image/png' },
     ]);
-    renderPage();
+    await renderPage();
     await screen.findByText('shot.png');
     const table = screen.getByRole('table', { name: messages.support.raisedTickets });
     const typeColumn = within(table)
@@ -199,7 +157,7 @@ describe('support page', () => {
   it('loads a ticket back into the form with View, with its attachment link', async () => {
     serve([ticket]);
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await user.click(await screen.findByRole('button', { name: `Actions for ${ticket.ticketId}` }));
     await user.click(screen.getByRole('menuitem', { name: 'View' }));
     const form = screen.getByRole('region', { name: messages.support.raiseTicket });
@@ -211,22 +169,24 @@ describe('support page', () => {
 
   it('deletes after the confirmation question', async () => {
     serve([ticket]);
-    apiMock.delete.mockResolvedValue({ success: true });
+    server.use(http.delete('/api/auth/support/tickets/:id', () => done(messages.support.deleted)));
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await user.click(await screen.findByRole('button', { name: `Actions for ${ticket.ticketId}` }));
     await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).getByText(messages.support.deleteConfirm)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(apiMock.delete).toHaveBeenCalledWith('/auth/support/tickets/t1'));
+    await waitFor(() =>
+      expect(sentRequests('DELETE').map((r) => r.path)).toEqual(['/auth/support/tickets/t1']),
+    );
   });
 
   it('offers only the actions the user holds', async () => {
-    auth.user = userWith('reader', ['READ']);
+    signedIn = userWith('reader', ['READ']);
     serve([ticket]);
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await user.click(await screen.findByRole('button', { name: `Actions for ${ticket.ticketId}` }));
     const items = screen.getAllByRole('menuitem').map((i) => i.textContent);
     expect(items).toEqual(['View']);
@@ -235,16 +195,12 @@ describe('support page', () => {
   });
 
   it('exports the filtered list as a real download', async () => {
-    apiMock.download.mockResolvedValue(undefined);
+    server.use(http.get('/api/auth/support/tickets/export', () => file('tickets-2025-01-31.xlsx', XLSX)));
+    const downloads = catchDownloads();
     const user = userEvent.setup();
-    renderPage();
+    await renderPage();
     await user.click(screen.getByRole('button', { name: messages.common.exportToExcel }));
-    await waitFor(() =>
-      expect(apiMock.download).toHaveBeenCalledWith(
-        '/auth/support/tickets/export',
-        { format: 'xlsx', search: undefined },
-        'tickets.xlsx',
-      ),
-    );
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['tickets-2025-01-31.xlsx']));
+    expect(lastRequest('GET', '/auth/support/tickets/export').query).toEqual({ format: 'xlsx' });
   });
 });

@@ -1,57 +1,41 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { messages, storageKeys, type User } from '@portal/shared';
-import { entry, makeUser } from '../test-utils';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { messages, roleSchema, storageKeys, userSchema, type Role, type SessionUser } from '@portal/shared';
 import { renderAt } from '../../../test/render-at';
+import { ok, page, refusal } from '../../../test/responses';
+import { aRole, aSystemRole } from '../../../test/roles';
+import { lastRequest, sentRequests, server } from '../../../test/server';
+import { aUser, permission } from '../../../test/users';
 import { InviteUserPage } from './invite-user-page';
 
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-
-/** A tenant admin, holding User Management, unless a test signs in someone narrower. */
-const auth = vi.hoisted(() => ({ user: null as User | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
-
-const ADMIN_ROLE = {
-  id: 'aaaaaaaa-0000-4000-8000-000000000002',
-  name: 'ADMIN',
-  isSystem: true,
-  organizationId: null,
-};
-const editing = makeUser({
+const ADMIN_ROLE = aSystemRole('ADMIN', { id: 'aaaaaaaa-0000-4000-8000-000000000002' });
+const editing = aUser({
   username: 'edit.me',
   email: 'edit.me@acme.test',
   mobileNo: '9000000000',
   client: 'Old Co',
-  role: {
-    id: 'role-admin',
-    name: 'admin',
-    isSystem: true,
-    permissions: [entry('users', ['READ', 'CREATE', 'UPDATE'])],
-  },
+  role: 'admin',
+  permissions: [permission('users', ['READ', 'CREATE', 'UPDATE'])],
 });
 
-function serve(options: { roles?: unknown[]; user?: User | null } = {}) {
-  apiMock.get.mockImplementation(async (path: string) => {
-    if (path === '/auth/roles') {
-      const data = options.roles ?? [ADMIN_ROLE];
-      return { success: true, data, meta: { page: 1, pageSize: 100, total: data.length } };
-    }
-    if (path === `/auth/users/${editing.id}` && options.user !== null)
-      return { success: true, data: editing };
-    throw new Error(`unexpected GET ${path}`);
-  });
+function serve(roles: Role[] = [ADMIN_ROLE]) {
+  server.use(
+    http.get('/api/auth/roles', () => page(roleSchema, roles, { pageSize: 100 })),
+    http.get(`/api/auth/users/${editing.id}`, () => ok(userSchema, editing)),
+  );
 }
 
+/** A tenant admin, holding User Management, unless a test signs in someone narrower. */
+let signedIn: SessionUser;
+
 function renderForm(path = '/dashboard/inviteuser') {
-  return renderAt(<InviteUserPage />, {
+  return renderAt(path, {
+    element: <InviteUserPage />,
     route: '/dashboard/inviteuser',
-    path,
     others: ['/dashboard/subscription', '/dashboard/usermanagement'],
+    user: signedIn,
   });
 }
 
@@ -74,22 +58,13 @@ async function fill(values: Partial<Record<'username' | 'email' | 'mobile' | 'co
 }
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  auth.user = makeUser({
-    role: {
-      id: 'role-admin',
-      name: 'admin',
-      isSystem: true,
-      permissions: [entry('users', ['READ', 'CREATE', 'UPDATE'])],
-    },
-  });
-  sessionStorage.clear();
+  signedIn = aUser({ role: 'admin', permissions: [permission('users', ['READ', 'CREATE', 'UPDATE'])] });
   serve();
 });
 
 describe('Invite Admin', () => {
   it('shows the form with the +91 prefix and the create button', async () => {
-    renderForm();
+    await renderForm();
     expect(await screen.findByRole('heading', { name: messages.users.addTitle })).not.toBeNull();
     expect(screen.getByText('+91')).not.toBeNull();
     expect(screen.getByRole('button', { name: messages.users.continueToSubscription })).not.toBeNull();
@@ -97,9 +72,9 @@ describe('Invite Admin', () => {
   });
 
   it('reports one broken rule at a time, in the order the form checks them', async () => {
-    renderForm();
+    await renderForm();
     await screen.findByRole('heading', { name: messages.users.addTitle });
-    await waitFor(() => expect(apiMock.get).toHaveBeenCalledWith('/auth/roles', expect.anything()));
+    await waitFor(() => expect(sentRequests('GET', '/auth/roles')).not.toHaveLength(0));
     const submit = () => screen.getByRole('button', { name: messages.users.continueToSubscription });
     const steps: [Parameters<typeof fill>[0], string][] = [
       [{ email: 'nope', username: 'x', mobile: '12', company: '' }, messages.users.invalidEmail],
@@ -116,8 +91,8 @@ describe('Invite Admin', () => {
   });
 
   it('keeps the data as pendingUserData (no password) and goes to the subscription screen', async () => {
-    const { router } = renderForm();
-    await waitFor(() => expect(apiMock.get).toHaveBeenCalled());
+    const { router } = await renderForm();
+    await waitFor(() => expect(sentRequests('GET', '/auth/roles')).not.toHaveLength(0));
     const user = await fill({
       username: 'new.admin',
       email: 'New.Admin@Acme.test',
@@ -139,12 +114,12 @@ describe('Invite Admin', () => {
       createAsAdmin: true,
     });
     expect(router.state.location.search).toBe(`?organizationId=${stored.organizationId}`);
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
   });
 
   it('says so when no role is named admin, and refuses to submit', async () => {
-    serve({ roles: [{ id: 'x', name: 'Recruiter', isSystem: false, organizationId: null }] });
-    renderForm();
+    serve([aRole({ name: 'Recruiter' })]);
+    await renderForm();
     expect(await screen.findByText(messages.users.adminRoleNotFound)).not.toBeNull();
     const user = await fill({
       username: 'new.admin',
@@ -160,8 +135,8 @@ describe('Invite Admin', () => {
 
 describe('Edit User', () => {
   it('loads the user, locks the email, saves with PUT and returns to the list after 1.5 s', async () => {
-    apiMock.put.mockResolvedValue({ success: true, data: { ...editing, client: 'New Co' } });
-    const { router } = renderForm(`/dashboard/inviteuser?edit=${editing.id}`);
+    server.use(http.put('/api/auth/users/:id', () => ok(userSchema, { ...editing, client: 'New Co' })));
+    const { router } = await renderForm(`/dashboard/inviteuser?edit=${editing.id}`);
     expect(await screen.findByRole('heading', { name: messages.users.editTitle })).not.toBeNull();
     const email = (await screen.findByRole('textbox', {
       name: messages.users.emailLabel,
@@ -171,15 +146,13 @@ describe('Edit User', () => {
     expect(screen.getByText(messages.users.emailLocked)).not.toBeNull();
     const user = await fill({ company: 'New Co' });
     await user.click(screen.getByRole('button', { name: messages.users.updateUser }));
-    await waitFor(() =>
-      expect(apiMock.put).toHaveBeenCalledWith(`/auth/users/${editing.id}`, {
-        username: 'edit.me',
-        email: 'edit.me@acme.test',
-        mobileNo: '9000000000',
-        client: 'New Co',
-      }),
-    );
     expect(await screen.findByText(messages.users.updated)).not.toBeNull();
+    expect(lastRequest('PUT', `/auth/users/${editing.id}`).body).toEqual({
+      username: 'edit.me',
+      email: 'edit.me@acme.test',
+      mobileNo: '9000000000',
+      client: 'New Co',
+    });
     expect(router.state.location.pathname).toBe('/dashboard/inviteuser');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/usermanagement'), {
       timeout: 2500,
@@ -187,25 +160,15 @@ describe('Edit User', () => {
   });
 
   it('refuses, as the server does, a user whose role is wider than the editor’s', async () => {
-    auth.user = makeUser({
-      role: {
-        id: 'role-narrow',
-        name: 'Recruiter',
-        isSystem: false,
-        permissions: [entry('users', ['READ', 'UPDATE'])],
-      },
-    });
-    renderForm(`/dashboard/inviteuser?edit=${editing.id}`);
+    signedIn = aUser({ role: 'Recruiter', permissions: [permission('users', ['READ', 'UPDATE'])] });
+    await renderForm(`/dashboard/inviteuser?edit=${editing.id}`);
     expect(await screen.findByRole('heading', { level: 1, name: messages.http.forbidden })).not.toBeNull();
     expect(screen.queryByRole('button', { name: messages.users.updateUser })).toBeNull();
   });
 
   it('shows the server’s message when the update fails', async () => {
-    const { ApiError } = await import('../../../lib/api-client');
-    apiMock.put.mockRejectedValue(
-      new ApiError(409, messages.users.duplicate, { success: false, message: messages.users.duplicate }),
-    );
-    renderForm(`/dashboard/inviteuser?edit=${editing.id}`);
+    server.use(http.put('/api/auth/users/:id', () => refusal(409, messages.users.duplicate)));
+    await renderForm(`/dashboard/inviteuser?edit=${editing.id}`);
     await waitFor(() =>
       expect(
         (screen.getByRole('textbox', { name: messages.users.emailLabel }) as HTMLInputElement).value,

@@ -14,9 +14,9 @@ import {
   type CreateUserBody,
 } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
-import { Refusal } from '../../../app/route-guard';
-import { useRoutePrefix } from '../../../app/use-route-prefix';
-import { usePermissions } from '../../auth/use-permission';
+import { Refusal } from '../../../components/refusal';
+import { useRoutePrefix } from '../../../lib/use-route-prefix';
+import { usePermissions } from '../../../lib/session/use-permission';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useAssignableRoles } from '../api/get-assignable-roles';
 import { useUser } from '../api/get-user';

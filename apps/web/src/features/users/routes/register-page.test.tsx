@@ -1,60 +1,68 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { messages, type User } from '@portal/shared';
-import { entry, makeUser, superAdmin } from '../test-utils';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  messages,
+  organizationSummarySchema,
+  roleSchema,
+  userSchema,
+  type OrganizationSummary,
+  type SessionUser,
+} from '@portal/shared';
 import { renderAt } from '../../../test/render-at';
+import { ok, page } from '../../../test/responses';
+import { aRole, aSystemRole } from '../../../test/roles';
+import { lastRequest, sentRequests, server } from '../../../test/server';
+import { aSuperAdmin, aUser, permission } from '../../../test/users';
 import { RegisterPage } from './register-page';
 
-const apiMock = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), delete: vi.fn() }));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ user: null as User | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
-
-const ORG_A = { id: 'aaaaaaaa-1111-4111-8111-111111111111', name: 'Acme', isPlatform: false, createdAt: '' };
-const PLATFORM = {
+const ORG_A: OrganizationSummary = {
+  id: 'aaaaaaaa-1111-4111-8111-111111111111',
+  name: 'Acme',
+  isPlatform: false,
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
+const PLATFORM: OrganizationSummary = {
   id: 'bbbbbbbb-1111-4111-8111-111111111111',
   name: 'Platform',
   isPlatform: true,
-  createdAt: '',
+  createdAt: '2025-01-01T00:00:00.000Z',
 };
-const roles = [
-  { id: 'r-super', name: 'super_admin', isSystem: true, organizationId: null },
-  { id: 'r-admin', name: 'admin', isSystem: true, organizationId: null },
-  { id: 'r-rec', name: 'Recruiter', isSystem: false, organizationId: ORG_A.id },
-];
+const recruiter = aRole({ name: 'Recruiter', organizationId: ORG_A.id, organizationName: ORG_A.name });
+const roles = [aSystemRole('super_admin'), aSystemRole('admin'), recruiter];
+
+let signedIn: SessionUser;
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  auth.user = superAdmin;
-  apiMock.get.mockImplementation(async (path: string, options?: { params?: Record<string, unknown> }) => {
-    if (path === '/auth/organizations') {
-      const search = String(options?.params?.search ?? '').toLowerCase();
+  signedIn = aSuperAdmin();
+  server.use(
+    http.get('/api/auth/organizations', ({ request }) => {
+      const search = (new URL(request.url).searchParams.get('search') ?? '').toLowerCase();
       const data = [ORG_A, PLATFORM].filter((o) => o.name.toLowerCase().includes(search));
-      return { success: true, data, meta: { page: 1, pageSize: 100, total: data.length } };
-    }
-    if (path === '/auth/roles')
-      return { success: true, data: roles, meta: { page: 1, pageSize: 100, total: 3 } };
-    throw new Error(`unexpected GET ${path}`);
-  });
+      return page(organizationSummarySchema, data, { pageSize: 100 });
+    }),
+    http.get('/api/auth/roles', () => page(roleSchema, roles, { pageSize: 100 })),
+  );
 });
 
 function renderRegister() {
-  return renderAt(<RegisterPage />, {
-    route: '/dashboard/register',
-    path: '/dashboard/register',
+  return renderAt('/dashboard/register', {
+    element: <RegisterPage />,
     others: ['/dashboard/usermanagement'],
+    user: signedIn,
   });
 }
 
 describe('Register User', () => {
   it('lets super_admin pick an organization and any of its roles, then sends the invite', async () => {
-    apiMock.post.mockResolvedValue({ success: true, data: makeUser({ email: 'rec@acme.test' }) });
-    auth.user = { ...superAdmin, client: 'Platform' };
-    renderRegister();
+    server.use(
+      http.post('/api/auth/auth-session/register', () =>
+        ok(userSchema, aUser({ email: 'rec@acme.test' }), { status: 201 }),
+      ),
+    );
+    signedIn = aSuperAdmin({ client: 'Platform' });
+    await renderRegister();
     const user = userEvent.setup();
     const company = () =>
       (screen.getByRole('textbox', { name: messages.users.companyLabel }) as HTMLInputElement).value;
@@ -64,8 +72,10 @@ describe('Register User', () => {
     await user.click(await screen.findByRole('option', { name: 'Acme' }));
     expect(company()).toBe('Acme');
     await waitFor(() =>
-      expect(apiMock.get).toHaveBeenCalledWith('/auth/roles', {
-        params: { page: 1, pageSize: 100, organizationId: ORG_A.id },
+      expect(sentRequests('GET', '/auth/roles').map((r) => r.query)).toContainEqual({
+        page: '1',
+        pageSize: '100',
+        organizationId: ORG_A.id,
       }),
     );
     await user.click(screen.getByRole('combobox', { name: messages.users.roleColumn }));
@@ -84,34 +94,28 @@ describe('Register User', () => {
     await user.type(screen.getByRole('textbox', { name: messages.users.emailLabel }), 'rec@acme.test');
     await user.type(screen.getByRole('textbox', { name: messages.users.contactLabel }), '9876543210');
     await user.click(screen.getByRole('button', { name: messages.users.sendInvitation }));
-    await waitFor(() =>
-      expect(apiMock.post).toHaveBeenCalledWith('/auth/auth-session/register', {
-        username: 'rec.one',
-        email: 'rec@acme.test',
-        mobileNo: '9876543210',
-        client: 'Acme',
-        organizationId: ORG_A.id,
-        roleId: 'r-rec',
-      }),
-    );
     expect(await screen.findByText(`${messages.users.inviteSent}: rec@acme.test`)).not.toBeNull();
+    expect(lastRequest('POST', '/auth/auth-session/register').body).toEqual({
+      username: 'rec.one',
+      email: 'rec@acme.test',
+      mobileNo: '9876543210',
+      client: 'Acme',
+      organizationId: ORG_A.id,
+      roleId: recruiter.id,
+    });
   });
 
   it('uses the own organization for a tenant admin and checks the rules before sending', async () => {
-    auth.user = makeUser({
+    signedIn = aUser({
       client: 'Acme',
       organizationId: ORG_A.id,
-      role: {
-        id: 'r-admin',
-        name: 'admin',
-        isSystem: true,
-        permissions: [entry('users', ['READ', 'CREATE'])],
-      },
+      role: 'admin',
+      permissions: [permission('users', ['READ', 'CREATE'])],
     });
-    renderRegister();
+    await renderRegister();
     const user = userEvent.setup();
-    await waitFor(() => expect(apiMock.get).toHaveBeenCalledWith('/auth/roles', expect.anything()));
-    expect(apiMock.get).not.toHaveBeenCalledWith('/auth/organizations', expect.anything());
+    await waitFor(() => expect(sentRequests('GET', '/auth/roles')).not.toHaveLength(0));
+    expect(sentRequests('GET', '/auth/organizations')).toHaveLength(0);
     await user.type(screen.getByRole('textbox', { name: messages.users.emailLabel }), 'bad');
     await user.click(screen.getByRole('button', { name: messages.users.sendInvitation }));
     expect(await screen.findByText(messages.users.invalidEmail)).not.toBeNull();
@@ -121,6 +125,6 @@ describe('Register User', () => {
     await user.type(screen.getByRole('textbox', { name: messages.users.contactLabel }), '9876543210');
     await user.click(screen.getByRole('button', { name: messages.users.sendInvitation }));
     expect(await screen.findByText(messages.users.roleRequired)).not.toBeNull();
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
   });
 });

@@ -13,10 +13,10 @@ import {
   type OrganizationSummary,
 } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
-import { useRoutePrefix } from '../../../app/use-route-prefix';
+import { useRoutePrefix } from '../../../lib/use-route-prefix';
 import { extractErrorMessage } from '../../../lib/error-message';
-import { useAuth } from '../../auth/auth-context';
-import { usePermissions } from '../../auth/use-permission';
+import { useAuth } from '../../../lib/session/auth-context';
+import { usePermissions } from '../../../lib/session/use-permission';
 import { useAssignableRoles } from '../api/get-assignable-roles';
 import { useOrganizations } from '../api/get-organizations';
 import { useRegisterUser } from '../api/register-user';

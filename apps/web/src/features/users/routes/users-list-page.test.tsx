@@ -1,57 +1,52 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { INTERVIEW_BOT_PRODUCT_NAME, messages, type User } from '@portal/shared';
-import { labels } from '../labels';
-import { entry, makeUser, superAdmin } from '../test-utils';
+import { http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  endedSessionsSchema,
+  INTERVIEW_BOT_PRODUCT_NAME,
+  messages,
+  SCOPES,
+  userSchema,
+  type SessionUser,
+  type User,
+} from '@portal/shared';
+import { catchDownloads } from '../../../test/downloads';
 import { renderAt } from '../../../test/render-at';
+import { done, file, ok, pageOf, refusal, XLSX } from '../../../test/responses';
+import { lastRequest, sentRequests, server } from '../../../test/server';
+import { aSuperAdmin, aUser, permission } from '../../../test/users';
+import { labels } from '../labels';
 import { UsersListPage } from './users-list-page';
 
-const apiMock = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  delete: vi.fn(),
-  download: vi.fn(),
-}));
-vi.mock('../../../lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/api-client')>()),
-  api: apiMock,
-}));
-const auth = vi.hoisted(() => ({ user: null as User | null }));
-vi.mock('../../auth/auth-context', () => ({ useAuth: () => ({ user: auth.user, isAuthenticated: true }) }));
-
-const active = makeUser({ username: 'alice', email: 'alice@acme.test', fullName: 'Alice A' });
-const inactive = makeUser({ username: 'bob', isActive: false, enabled: false });
-const pending = makeUser({ username: 'carol', inviteStatus: 'pending', client: 'Carol Co' });
-const expired = makeUser({ username: 'dave', inviteStatus: 'expired' });
+const superAdmin = aSuperAdmin();
+const active = aUser({ username: 'alice', email: 'alice@acme.test', fullName: 'Alice A' });
+const inactive = aUser({ username: 'bob', isActive: false, enabled: false });
+const pending = aUser({ username: 'carol', inviteStatus: 'pending', client: 'Carol Co' });
+const expired = aUser({ username: 'dave', inviteStatus: 'expired' });
 
 function serve(all: User[]) {
-  apiMock.get.mockImplementation(async (path: string, options?: { params?: Record<string, unknown> }) => {
-    expect(path).toBe('/auth/users');
-    const p = options?.params ?? {};
-    const search = String(p.search ?? '').toLowerCase();
-    const matching = all.filter((u) => u.username.includes(search) || u.email.includes(search));
-    const page = Number(p.page);
-    const pageSize = Number(p.pageSize);
-    return {
-      success: true,
-      data: matching.slice((page - 1) * pageSize, page * pageSize),
-      meta: { page, pageSize, total: matching.length },
-    };
-  });
+  server.use(
+    http.get('/api/auth/users', ({ request }) => {
+      const search = (new URL(request.url).searchParams.get('search') ?? '').toLowerCase();
+      const matching = all.filter((u) => u.username.includes(search) || u.email.includes(search));
+      return pageOf(userSchema, matching, request);
+    }),
+  );
 }
+
+let signedIn: SessionUser;
 
 function renderList() {
-  return renderAt(<UsersListPage />, {
-    route: '/dashboard/usermanagement',
-    path: '/dashboard/usermanagement',
+  return renderAt('/dashboard/usermanagement', {
+    element: <UsersListPage />,
     others: ['/dashboard/userroles', '/dashboard/inviteuser'],
+    user: signedIn,
   });
 }
 
-function lastParams(): Record<string, unknown> {
-  return apiMock.get.mock.calls.at(-1)![1].params;
+function lastParams(): Record<string, string> {
+  return lastRequest('GET', '/auth/users').query;
 }
 
 async function menuItems(username: string) {
@@ -68,17 +63,16 @@ async function menuItems(username: string) {
 }
 
 beforeEach(() => {
-  vi.clearAllMocks();
-  auth.user = superAdmin;
+  signedIn = superAdmin;
   serve([active, inactive, pending, expired]);
 });
 
 describe('Admin Users', () => {
   it('asks the server for admin users, 10 per page, and shows the SPEC columns', async () => {
-    renderList();
+    await renderList();
     expect(await screen.findByRole('heading', { name: messages.users.title })).not.toBeNull();
     await screen.findByText('alice');
-    expect(lastParams()).toMatchObject({ page: 1, pageSize: 10, role: 'admin' });
+    expect(lastParams()).toMatchObject({ page: '1', pageSize: '10', role: 'admin' });
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['#Id', 'Name', 'Products', 'Email', 'Role', 'Status', 'Action']);
     const row = screen.getByText('alice').closest('tr')!;
@@ -95,32 +89,32 @@ describe('Admin Users', () => {
   });
 
   it('searches on the server after typing stops, from page 1', async () => {
-    renderList();
+    await renderList();
     await screen.findByText('alice');
     await userEvent.setup().type(screen.getByRole('textbox', { name: messages.users.search }), 'car');
-    await waitFor(() => expect(lastParams()).toMatchObject({ search: 'car', page: 1 }));
+    await waitFor(() => expect(lastParams()).toMatchObject({ search: 'car', page: '1' }));
     await waitFor(() => expect(screen.queryByText('alice')).toBeNull());
     expect(screen.getByText('carol')).not.toBeNull();
   });
 
   it('pages through the server’s results and changes the page size', async () => {
-    serve(Array.from({ length: 30 }, (_, i) => makeUser({ username: `bulk${String(i).padStart(2, '0')}` })));
-    renderList();
+    serve(Array.from({ length: 30 }, (_, i) => aUser({ username: `bulk${String(i).padStart(2, '0')}` })));
+    await renderList();
     await screen.findByText('bulk00');
     expect(screen.getByText('1–10 of 30')).not.toBeNull();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /next page/i }));
     await screen.findByText('bulk10');
-    expect(lastParams()).toMatchObject({ page: 2, pageSize: 10 });
+    expect(lastParams()).toMatchObject({ page: '2', pageSize: '10' });
     await user.click(screen.getByRole('combobox', { name: /Rows per page/ }));
     await user.click(await screen.findByRole('option', { name: '25' }));
-    await waitFor(() => expect(lastParams()).toMatchObject({ page: 1, pageSize: 25 }));
+    await waitFor(() => expect(lastParams()).toMatchObject({ page: '1', pageSize: '25' }));
     await screen.findByText('bulk24');
   });
 
   it('shows the empty state', async () => {
     serve([]);
-    renderList();
+    await renderList();
     expect(await screen.findByText(messages.users.empty)).not.toBeNull();
     // The empty text alone: no "0–0 of 0" pager under it.
     expect(screen.queryByText(/of 0/)).toBeNull();
@@ -128,10 +122,8 @@ describe('Admin Users', () => {
   });
 
   it('offers only View to a user who may read but not change users', async () => {
-    auth.user = makeUser({
-      role: { id: 'r', name: 'Reader', isSystem: false, permissions: [entry('users', ['READ'])] },
-    });
-    renderList();
+    signedIn = aUser({ role: 'Reader', permissions: [permission('users', ['READ'])] });
+    await renderList();
     const { items } = await menuItems('carol');
     expect(items).toEqual([messages.users.view]);
     expect(screen.queryByRole('button', { name: messages.users.inviteAdmin })).toBeNull();
@@ -139,7 +131,7 @@ describe('Admin Users', () => {
   });
 
   it('offers Edit, View, Deactivate, Resend invite and End all sessions to the platform operator', async () => {
-    renderList();
+    await renderList();
     expect((await menuItems('carol')).items).toEqual([
       messages.users.edit,
       messages.users.view,
@@ -150,40 +142,51 @@ describe('Admin Users', () => {
   });
 
   it('deactivates after confirmation and says so', async () => {
-    apiMock.put.mockResolvedValue({ success: true, data: { ...active, isActive: false, enabled: false } });
-    renderList();
+    server.use(
+      http.put('/api/auth/users/:id/deactivate', () =>
+        ok(
+          userSchema,
+          { ...active, isActive: false, enabled: false },
+          { message: messages.users.deactivated },
+        ),
+      ),
+    );
+    await renderList();
     const { user } = await menuItems('alice');
     await user.click(screen.getByRole('menuitem', { name: messages.users.deactivate }));
     const dialog = await screen.findByRole('dialog', { name: messages.users.deactivateTitle });
-    expect(apiMock.put).not.toHaveBeenCalled();
+    expect(sentRequests('PUT')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: messages.users.deactivate }));
-    await waitFor(() => expect(apiMock.put).toHaveBeenCalledWith(`/auth/users/${active.id}/deactivate`));
     expect(await screen.findByText(messages.users.deactivated)).not.toBeNull();
+    expect(sentRequests('PUT').map((r) => r.path)).toEqual([`/auth/users/${active.id}/deactivate`]);
   });
 
   it('activates after confirmation, and shows the server’s message when it fails', async () => {
-    const { ApiError } = await import('../../../lib/api-client');
-    apiMock.put.mockRejectedValue(new ApiError(404, 'User not found', { message: 'User not found' }));
-    renderList();
+    server.use(http.put('/api/auth/users/:id/activate', () => refusal(404, 'User not found')));
+    await renderList();
     const { user } = await menuItems('bob');
     await user.click(screen.getByRole('menuitem', { name: messages.users.activate }));
     const dialog = await screen.findByRole('dialog', { name: messages.users.activateTitle });
     await user.click(within(dialog).getByRole('button', { name: messages.users.activate }));
-    await waitFor(() => expect(apiMock.put).toHaveBeenCalledWith(`/auth/users/${inactive.id}/activate`));
     expect(await screen.findByText('User not found')).not.toBeNull();
+    expect(sentRequests('PUT').map((r) => r.path)).toEqual([`/auth/users/${inactive.id}/activate`]);
   });
 
   it('resends an invitation', async () => {
-    apiMock.post.mockResolvedValue({ success: true, data: pending, message: messages.users.inviteResent });
-    renderList();
+    server.use(
+      http.post('/api/auth/users/:id/resend-invite', () =>
+        ok(userSchema, pending, { message: messages.users.inviteResent }),
+      ),
+    );
+    await renderList();
     const { user } = await menuItems('carol');
     await user.click(screen.getByRole('menuitem', { name: messages.users.resendInvite }));
-    await waitFor(() => expect(apiMock.post).toHaveBeenCalledWith(`/auth/users/${pending.id}/resend-invite`));
     expect(await screen.findByText(messages.users.inviteResent)).not.toBeNull();
+    expect(sentRequests('POST').map((r) => r.path)).toEqual([`/auth/users/${pending.id}/resend-invite`]);
   });
 
   it('shows the details panel, whose Edit Admin button opens the edit form', async () => {
-    const { router } = renderList();
+    const { router } = await renderList();
     const { user } = await menuItems('carol');
     await user.click(screen.getByRole('menuitem', { name: messages.users.view }));
     const panel = await screen.findByRole('dialog', { name: messages.users.detailsTitle });
@@ -205,19 +208,17 @@ describe('Admin Users', () => {
   });
 
   it('exports the filtered list as .xlsx through the API client', async () => {
-    apiMock.download.mockResolvedValue(undefined);
-    renderList();
+    server.use(http.get('/api/auth/users/export', () => file('users-2025-01-31.xlsx', XLSX)));
+    const downloads = catchDownloads();
+    await renderList();
     await screen.findByText('alice');
     await userEvent.setup().click(screen.getByRole('button', { name: messages.common.exportToExcel }));
-    expect(apiMock.download).toHaveBeenCalledWith(
-      '/auth/users/export',
-      { format: 'xlsx', role: 'admin', search: undefined },
-      'admin-users.xlsx',
-    );
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['users-2025-01-31.xlsx']));
+    expect(lastRequest('GET', '/auth/users/export').query).toEqual({ format: 'xlsx', role: 'admin' });
   });
 
   it('goes to the roles list from the Roles tab and to the invite form from Invite Admin', async () => {
-    const { router } = renderList();
+    const { router } = await renderList();
     await screen.findByText('alice');
     await userEvent.setup().click(screen.getByRole('tab', { name: messages.users.rolesTab }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/userroles'));
@@ -226,32 +227,32 @@ describe('Admin Users', () => {
 
 describe('Admin Users: ending a user’s sessions', () => {
   /** Manages users in their own organization, but is not the platform operator. */
-  const tenantAdmin = makeUser({
+  const tenantAdmin = aUser({
     username: 'tenant',
-    role: {
-      id: 'r-admin',
-      name: 'admin',
-      isSystem: true,
-      permissions: [entry('users', ['READ', 'UPDATE']), entry('organizations', ['READ'])],
-    },
+    role: 'admin',
+    permissions: [permission('users', ['READ', 'UPDATE']), permission('organizations', ['READ'])],
   });
 
   it('asks first, then ends every session of the user and says so', async () => {
-    apiMock.post.mockResolvedValue({ success: true, data: { ended: 2 } });
-    renderList();
+    server.use(
+      http.post('/api/auth/users/:id/end-sessions', () =>
+        ok(endedSessionsSchema, { ended: 2 }, { message: messages.sessions.userSessionsEnded }),
+      ),
+    );
+    await renderList();
     const { user } = await menuItems('alice');
     await user.click(screen.getByRole('menuitem', { name: labels.endSessions }));
     const dialog = await screen.findByRole('dialog', { name: labels.endSessionsTitle });
     expect(within(dialog).getByText(labels.endSessionsConfirm('alice'))).not.toBeNull();
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: labels.endSessions }));
-    await waitFor(() => expect(apiMock.post).toHaveBeenCalledWith(`/auth/users/${active.id}/end-sessions`));
     expect(await screen.findByText(messages.sessions.userSessionsEnded)).not.toBeNull();
+    expect(sentRequests('POST').map((r) => r.path)).toEqual([`/auth/users/${active.id}/end-sessions`]);
   });
 
   it('offers it in the details panel, but not for the operator’s own account', async () => {
     serve([active, superAdmin]);
-    renderList();
+    await renderList();
     const { user } = await menuItems('root');
     expect(screen.queryByRole('menuitem', { name: labels.endSessions })).toBeNull();
     await user.click(screen.getByRole('menuitem', { name: messages.users.view }));
@@ -268,8 +269,8 @@ describe('Admin Users: ending a user’s sessions', () => {
   });
 
   it('is not offered to a tenant admin, who may change users but not end their sessions', async () => {
-    auth.user = tenantAdmin;
-    renderList();
+    signedIn = tenantAdmin;
+    await renderList();
     const { user, items } = await menuItems('alice');
     expect(items).toContain(messages.users.view);
     expect(items).not.toContain(labels.endSessions);
@@ -280,13 +281,13 @@ describe('Admin Users: ending a user’s sessions', () => {
 });
 
 describe('Admin Users: resetting a lost second factor', () => {
-  const enrolled = makeUser({ username: 'erin', twoFactorEnabled: true });
-  const notEnrolled = makeUser({ username: 'fred', twoFactorEnabled: false });
+  const enrolled = aUser({ username: 'erin', twoFactorEnabled: true });
+  const notEnrolled = aUser({ username: 'fred', twoFactorEnabled: false });
 
   it('is offered to the platform operator only for a user with a factor, and asks first', async () => {
     serve([enrolled, notEnrolled]);
-    apiMock.post.mockResolvedValue({ success: true, message: messages.twoFactor.userReset });
-    renderList();
+    server.use(http.post('/api/auth/users/:id/two-factor/reset', () => done(messages.twoFactor.userReset)));
+    await renderList();
     expect((await menuItems('fred')).items).not.toContain(labels.resetTwoFactor);
     await userEvent.setup().keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
@@ -295,36 +296,25 @@ describe('Admin Users: resetting a lost second factor', () => {
     await user.click(screen.getByRole('menuitem', { name: labels.resetTwoFactor }));
     const dialog = await screen.findByRole('dialog', { name: labels.resetTwoFactorTitle });
     expect(within(dialog).getByText(labels.resetTwoFactorConfirm('erin'))).not.toBeNull();
-    expect(apiMock.post).not.toHaveBeenCalled();
+    expect(sentRequests('POST')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: labels.resetTwoFactor }));
-    await waitFor(() =>
-      expect(apiMock.post).toHaveBeenCalledWith(`/auth/users/${enrolled.id}/two-factor/reset`),
-    );
     expect(await screen.findByText(messages.twoFactor.userReset)).not.toBeNull();
+    expect(sentRequests('POST').map((r) => r.path)).toEqual([`/auth/users/${enrolled.id}/two-factor/reset`]);
   });
 
   it('is not offered, nor End all sessions, for a user whose role is wider than the operator’s', async () => {
     // A platform help desk: Users UPDATE and Organization CREATE, but not every scope the super administrator holds.
-    auth.user = makeUser({
+    signedIn = aUser({
       username: 'desk',
-      role: {
-        id: 'r-desk',
-        name: 'Help Desk',
-        isSystem: false,
-        permissions: [entry('users', ['READ', 'UPDATE']), entry('organizations', ['READ', 'CREATE'])],
-      },
+      role: 'Help Desk',
+      permissions: [permission('users', ['READ', 'UPDATE']), permission('organizations', ['READ', 'CREATE'])],
     });
-    const everything = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT', 'IMPORT'] as const;
-    const root = {
-      ...superAdmin,
+    const root = aSuperAdmin({
       twoFactorEnabled: true,
-      role: {
-        ...superAdmin.role,
-        permissions: [entry('users', [...everything]), entry('organizations', [...everything])],
-      },
-    };
+      permissions: [permission('users', SCOPES), permission('organizations', SCOPES)],
+    });
     serve([root, enrolled]);
-    renderList();
+    await renderList();
     const wider = await menuItems('root');
     expect(wider.items).not.toContain(labels.endSessions);
     expect(wider.items).not.toContain(labels.resetTwoFactor);

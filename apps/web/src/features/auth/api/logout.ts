@@ -1,5 +1,0 @@
-import { api } from '../../../lib/api-client';
-
-export function logoutRequest(): Promise<unknown> {
-  return api.post('/auth/auth-session/logout');
-}

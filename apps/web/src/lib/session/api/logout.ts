@@ -1,0 +1,5 @@
+import { api } from '../../api-client';
+
+export function logoutRequest(): Promise<unknown> {
+  return api.post('/auth/auth-session/logout');
+}
