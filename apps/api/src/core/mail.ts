@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import type { Db } from '../db/client.js';
 import type { MailAttachmentRef } from '../db/schema/index.js';
-import type { Deps } from './deps.js';
 import { findOutboxMail, insertOutboxMail, recordDeliveryAttempt } from './outbox.repo.js';
 
 export interface Mail {
@@ -98,6 +97,9 @@ export function createMailer(options: {
 }
 
 /** Delivers the mails a committed transaction wrote to the outbox, one after another. */
-export async function deliverAll(deps: Deps, outboxIds: readonly string[]): Promise<void> {
+export async function deliverAll(
+  deps: { db: Db; mailer: Mailer },
+  outboxIds: readonly string[],
+): Promise<void> {
   for (const id of outboxIds) await deps.mailer.deliver(deps.db, id);
 }

@@ -1,4 +1,5 @@
-import type { Deps } from '../deps.js';
+import type { Db } from '../../db/client.js';
+import type { Env } from '../../env.js';
 import { getOrCreateSecret } from '../settings.repo.js';
 import type { PaymentProvider } from './payment-provider.js';
 import { createRazorpayProvider } from './razorpay-provider.js';
@@ -12,7 +13,7 @@ export type { SandboxProvider } from './sandbox-provider.js';
  * takes only with PAYMENT_PROVIDER=sandbox (docs/product.md, "Subscriptions and payments"). The
  * sandbox's secret is kept in app_settings, so every API process on the database signs alike.
  */
-export function createPaymentProvider(deps: Pick<Deps, 'env' | 'db'>): Promise<PaymentProvider> {
+export function createPaymentProvider(deps: { env: Env; db: Db }): Promise<PaymentProvider> {
   const { env } = deps;
   if (env.paymentProvider === 'razorpay' && env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET) {
     return Promise.resolve(
