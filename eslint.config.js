@@ -52,15 +52,13 @@ export default tseslint.config(
   },
   {
     // SQL lives in repositories (*.repo.ts) only: routes, services, plugins and helpers call them
-    // (STYLE.md §2). Types of rows may be imported anywhere. The identity cache reads the version
-    // that every repo statement carries, so it is a repository too.
+    // (STYLE.md §2). Types of rows may be imported anywhere.
     files: ['apps/api/src/**/*.ts'],
     ignores: [
       'apps/api/src/**/*.repo.ts',
       'apps/api/src/**/*.test.ts',
       'apps/api/src/**/test-helpers.ts',
       'apps/api/src/db/**',
-      'apps/api/src/lib/identity-cache.ts',
     ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
