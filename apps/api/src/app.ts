@@ -10,7 +10,7 @@ import { createResponseSerializerCompiler } from './lib/response-serializer.js';
 import { mailAttachmentRenderer } from './modules/invoices/index.js';
 import { createMailer } from './core/mail.js';
 import { getOrCreateSecret } from './core/settings.repo.js';
-import { createBackgroundTasks } from './lib/background-tasks.js';
+import { createJobQueue } from './core/jobs.js';
 import accessPlugin from './plugins/access.js';
 import { authenticateApiKey } from './modules/billing/index.js';
 import { findSession } from './modules/sessions/index.js';
@@ -19,7 +19,7 @@ import openapiPlugin from './plugins/openapi.js';
 import securityHeadersPlugin from './plugins/security-headers.js';
 import textGuardPlugin from './plugins/text-guard.js';
 import webPlugin from './plugins/web.js';
-import { registerModules } from './modules/index.js';
+import { jobDefinitions, registerModules } from './modules/index.js';
 import { defaultConfig, type AppConfig } from './core/config.js';
 import type { Deps } from './core/deps.js';
 import { systemActor } from './core/actor.js';
@@ -58,23 +58,27 @@ async function createDeps(options: BuildOptions, log: FastifyBaseLogger): Promis
   // Before the mailer: a mail's attached invoice is rendered on the pool when the mail goes out.
   const workers = createWorkerPool();
   const sessionSecret = env.SESSION_SECRET ?? (await getOrCreateSecret(database.db, 'session_secret'));
+  const config = { ...defaultConfig, ...options.config };
+  const jobs = createJobQueue({ db: database.db, config, log });
   return {
     db: database.db,
     dbKind: database.kind,
     env,
-    config: { ...defaultConfig, ...options.config },
+    config,
     log,
     hasher: createPasswordHasher(options.hashCost),
     mailer: createMailer({
       smtpUrl: env.SMTP_URL,
       from: env.MAIL_FROM,
+      messageIdHost: new URL(env.publicOrigin).hostname,
       log,
+      jobs,
       renderAttachment: mailAttachmentRenderer(workers),
     }),
     workers,
     payments: await createPaymentProvider({ env, db: database.db }),
     secrets: deriveSecrets(sessionSecret),
-    background: createBackgroundTasks(log),
+    jobs,
   };
 }
 
@@ -97,8 +101,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const deps = await createDeps(options, app.log);
   app.decorate('deps', deps);
+  // Jobs start once every route is in place, and stop before the pools they use close.
+  app.addHook('onReady', async () => deps.jobs.start(deps, jobDefinitions));
   app.addHook('onClose', async () => {
-    await deps.background.idle();
+    await deps.jobs.stop();
     await deps.workers.close();
   });
   // Lets plugins name `db` as a dependency.

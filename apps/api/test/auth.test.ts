@@ -354,7 +354,7 @@ describe('password recovery', () => {
     });
     expect(known.statusCode).toBe(200);
     expect(unknown.body).toBe(known.body);
-    await ctx.app.deps.background.idle();
+    await ctx.app.deps.jobs.settled();
     const mails = await ctx.database.db.select().from(emailOutbox);
     expect(mails.filter((m) => m.toAddress === 'ghost@t.test')).toHaveLength(0);
     const mail = mails.find((m) => m.toAddress === 'forgetful@t.test');

@@ -50,7 +50,7 @@ describe.runIf(LONG_MODE)('forgot-password', () => {
     for (let i = 0; i < 5; i++) {
       await timed(KNOWN);
       await timed(UNKNOWN);
-      await ctx.app.deps.background.idle();
+      await ctx.app.deps.jobs.settled();
     }
     const samples = { known: [] as number[], unknown: [] as number[] };
     for (let round = 0; round < SAMPLES; round++) {
@@ -58,7 +58,7 @@ describe.runIf(LONG_MODE)('forgot-password', () => {
       const order = round % 2 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const);
       for (const kind of order) {
         samples[kind].push(await timed(kind === 'known' ? KNOWN : UNKNOWN));
-        await ctx.app.deps.background.idle();
+        await ctx.app.deps.jobs.settled();
       }
     }
     const known = median(samples.known);

@@ -4,7 +4,7 @@ import { CSRF_COOKIE, SYSTEM_ROLES } from '@portal/shared';
 import { eq, sql } from 'drizzle-orm';
 import { vi } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { AppConfig } from '../src/core/config.js';
+import { defaultConfig, type AppConfig } from '../src/core/config.js';
 import type { Database } from '../src/db/client.js';
 import { roles, users } from '../src/db/schema/index.js';
 import { loadEnv } from '../src/env.js';
@@ -23,6 +23,13 @@ export { ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_TOTP_SECRET, TEST_HASH_COST };
 /** `npm run test:long` (TEST_LONG=1): also the timing measurements and the long fuzz and fault loops. */
 export const LONG_MODE = process.env.TEST_LONG === '1';
 export const STRONG_PASSWORD = 'Str0ng-Passw0rd!';
+export const TEST_JOBS: AppConfig['jobs'] = {
+  ...defaultConfig.jobs,
+  schedule: false,
+  supervise: false,
+  pollingIntervalSeconds: 0.5,
+  shutdownMs: 2_000,
+};
 const FORBIDDEN_IN_RESPONSES = ['$argon2', 'passwordHash', 'password_hash', ADMIN_PASSWORD, STRONG_PASSWORD];
 
 export interface TestContext {
@@ -40,7 +47,10 @@ export interface TestContext {
  */
 export async function createTestApp(
   /** Limits default to generous test values; give only the ones a test is about. */
-  config: Omit<Partial<AppConfig>, 'limits'> & { limits?: Partial<AppConfig['limits']> } = {},
+  config: Omit<Partial<AppConfig>, 'limits' | 'jobs'> & {
+    limits?: Partial<AppConfig['limits']>;
+    jobs?: Partial<AppConfig['jobs']>;
+  } = {},
   options: { hashCost?: HashCost; env?: Record<string, string>; serveWeb?: boolean } = {},
 ): Promise<TestContext> {
   const { database, drop } = await openTestDatabase();
@@ -68,6 +78,8 @@ export async function createTestApp(
         codeFailuresPerAccount: 10_000,
         ...config.limits,
       },
+      // Jobs run as in production, polled often; schedules and maintenance are each test's to start.
+      jobs: { ...TEST_JOBS, ...config.jobs },
     },
   });
   // No answer anywhere may carry a password or a hash: checked on every test request.
@@ -280,7 +292,7 @@ export async function tableFingerprint(ctx: TestContext): Promise<() => Promise<
   ].join(' union all ');
   return async () => {
     // Work a request left running (a mail's delivery) settles before the tables are read.
-    await ctx.app.deps.background.idle();
+    await ctx.app.deps.jobs.settled();
     const rows = rowsOf(await ctx.database.db.execute(sql.raw(query))) as { name: string; h: string }[];
     return rows.map((r) => `${r.name}:${r.h}`).join(',');
   };

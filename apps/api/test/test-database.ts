@@ -9,6 +9,7 @@ import { createPasswordHasher, type HashCost } from '../src/lib/passwords.js';
 import { saveSellerTaxProfile } from '../src/modules/invoices/invoices.repo.js';
 import { encryptSecret } from '../src/modules/two-factor/totp.js';
 import { deriveTwoFactorKeys } from '../src/core/secrets.js';
+import { installJobSchema } from '../src/core/jobs.js';
 import { appSettings, users, userTotp } from '../src/db/schema/index.js';
 import { eq } from 'drizzle-orm';
 
@@ -31,6 +32,7 @@ export const ADMIN_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
  */
 export async function prepareTestDatabase(database: Database): Promise<void> {
   await database.migrate();
+  await installJobSchema(database.db);
   await seed(database.db, createPasswordHasher(TEST_HASH_COST), {
     email: ADMIN_EMAIL,
     password: ADMIN_PASSWORD,

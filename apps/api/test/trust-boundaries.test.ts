@@ -23,7 +23,7 @@ const HOSTILE_HEADERS = [
 ];
 
 async function lastMailTo(ctx: TestContext, to: string) {
-  await ctx.app.deps.background.idle();
+  await ctx.app.deps.jobs.settled();
   const [mail] = await ctx.database.db
     .select()
     .from(emailOutbox)

@@ -13,6 +13,7 @@ export * from './schemas/billing.js';
 export * from './schemas/common.js';
 export * from './schemas/dashboard.js';
 export * from './schemas/invoices.js';
+export * from './schemas/mail.js';
 export * from './schemas/notifications.js';
 export * from './schemas/positions.js';
 export * from './schemas/roles.js';

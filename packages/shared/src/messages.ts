@@ -411,6 +411,22 @@ export const messages = {
     title: 'Recent Activity',
     loadFailed: 'Failed to load activities.',
   },
+  mail: {
+    title: 'Undelivered mail',
+    intro:
+      'Mail the portal could not deliver: the mail server refused it for good, or kept failing until the retries ran out.',
+    empty: 'Every mail has been delivered.',
+    loadFailed: 'Failed to load undelivered mail.',
+    notFound: 'Mail not found',
+    notUndelivered: 'This mail is not undelivered; only undelivered mail can be sent again.',
+    resend: 'Send again',
+    resendTo: 'Send to',
+    resent: 'The mail is queued and will be sent again.',
+    attemptsTitle: 'Delivery attempts',
+    undeliveredTitle: 'A mail could not be delivered',
+    undeliveredBody: (kind: string, to: string) =>
+      `The ${kind.toLowerCase()} mail to ${to} could not be delivered. Check the address; the super administrator can send it again.`,
+  },
   notifications: {
     title: 'Notifications',
     empty: 'No notifications yet.',

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../db/client.js';
 import type { Env } from '../env.js';
-import type { BackgroundTasks } from '../lib/background-tasks.js';
 import type { PasswordHasher } from '../lib/passwords.js';
 import type { AppConfig } from './config.js';
+import type { JobQueue } from './jobs.js';
 import type { Mailer } from './mail.js';
 import type { PaymentProvider } from './payments/index.js';
 import type { Secrets } from './secrets.js';
@@ -23,15 +23,15 @@ export interface Deps {
   config: AppConfig;
   log: FastifyBaseLogger;
   hasher: PasswordHasher;
-  /** The mail outbox: `enqueue` inside the change's transaction, `deliver` after it commits. */
+  /** The mail outbox: `enqueue` inside the change's transaction; a job delivers it once committed. */
   mailer: Mailer;
   /** The card payment provider: Razorpay, or the built-in sandbox (core/payments). */
   payments: PaymentProvider;
   /** CPU-heavy work (PDFs) on worker threads. */
   workers: WorkerPool;
   secrets: Secrets;
-  /** Work started by a request that must not hold up its answer. */
-  background: BackgroundTasks;
+  /** Durable background work: `send` a job inside the change's transaction (core/jobs.ts). */
+  jobs: JobQueue;
 }
 
 /** The same deps on another connection or transaction. */

@@ -3,15 +3,22 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
+import type { MailKind } from '@portal/shared';
 import type { Db } from '../db/client.js';
 import type { MailAttachmentRef } from '../db/schema/index.js';
-import { findOutboxMail, insertOutboxMail, recordDeliveryAttempt } from './outbox.repo.js';
+import type { JobName, JobQueue } from './jobs.js';
+import { findOutboxMail, insertOutboxMail } from './outbox.repo.js';
 
 export interface Mail {
+  kind: MailKind;
   to: string;
   subject: string;
   text: string;
   attachments?: MailAttachmentRef[];
+  /** The recipient's organization: its admins hear of the mail if it cannot be delivered. */
+  organizationId?: string | null;
+  /** Set by work that may run twice (a retried job), which checks it first: one mail per key. */
+  sourceKey?: string;
 }
 
 export interface RenderedAttachment {
@@ -23,28 +30,73 @@ export interface RenderedAttachment {
 /** Renders an attached document (an invoice's PDF) from the database when the mail goes out. */
 export type AttachmentRenderer = (db: Db, ref: MailAttachmentRef) => Promise<RenderedAttachment>;
 
+/** What came of handing a mail to the SMTP server once. */
+export type SendOutcome = DeliveryAttempt | { outcome: 'logged' } | { outcome: 'already_sent' };
+
+/** A try at the SMTP server (or the mail folder), as the outbox records it. */
+export type DeliveryAttempt =
+  | { outcome: 'sent' }
+  | { outcome: 'temporary_failure' | 'permanent_failure'; smtpCode: number | null; error: string };
+
+/** The delivery job's queue; the mail module runs it (modules/mail). */
+export const mailDelivery: JobName<{ outboxId: string }> = { name: 'mail.deliver' };
+
 export interface Mailer {
-  /** Writes the mail to the outbox inside the caller's transaction. */
+  /**
+   * Writes the mail to the outbox and queues its delivery, both in the caller's transaction `db`:
+   * nothing is sent for a change that rolls back. Answers the outbox id.
+   */
   enqueue(db: Db, mail: Mail): Promise<string>;
-  /** Sends (or logs) an outbox entry after the transaction committed. */
-  deliver(db: Db, outboxId: string): Promise<void>;
+  /** Hands an outbox mail to the SMTP server (or the mail folder, or the log) once. */
+  send(db: Db, outboxId: string): Promise<SendOutcome>;
 }
 
-/** Without SMTP every mail goes to the log and stays in the outbox, so a link is never lost. */
+/**
+ * 5xx answers are permanent (the address or the content is refused); 4xx answers, refused or dropped
+ * connections and timeouts are temporary and tried again.
+ */
+export function classifySmtpError(error: unknown): SendOutcome {
+  const { responseCode, message } = error as { responseCode?: number; message?: string };
+  const smtpCode = typeof responseCode === 'number' ? responseCode : null;
+  const text = (message ?? String(error)).slice(0, 1_000);
+  return smtpCode !== null && smtpCode >= 500
+    ? { outcome: 'permanent_failure', smtpCode, error: text }
+    : { outcome: 'temporary_failure', smtpCode, error: text };
+}
+
+/**
+ * SMTP_URL `smtp://…` sends; `file://DIR` writes each mail as JSON (tests follow its links); unset,
+ * every mail goes to the log and stays in the outbox, so a link is never lost.
+ */
 export function createMailer(options: {
   smtpUrl?: string | undefined;
   from: string;
+  /** The host in each mail's Message-ID, so one outbox mail keeps one Message-ID across retries. */
+  messageIdHost: string;
   log: FastifyBaseLogger;
+  jobs: JobQueue;
   renderAttachment: AttachmentRenderer;
 }): Mailer {
   const fileDir = options.smtpUrl?.startsWith('file://') ? fileURLToPath(options.smtpUrl) : null;
   if (fileDir) mkdirSync(fileDir, { recursive: true });
-  const transport = options.smtpUrl && !fileDir ? nodemailer.createTransport(options.smtpUrl) : null;
+  // A stalled server must fail the try well before the job's own time runs out.
+  const transport =
+    options.smtpUrl && !fileDir
+      ? nodemailer.createTransport(options.smtpUrl, {
+          connectionTimeout: 15_000,
+          greetingTimeout: 15_000,
+          socketTimeout: 30_000,
+        })
+      : null;
   return {
-    enqueue: insertOutboxMail,
-    async deliver(db, outboxId) {
+    async enqueue(db, mail) {
+      const outboxId = await insertOutboxMail(db, mail);
+      await options.jobs.send(db, mailDelivery, { outboxId });
+      return outboxId;
+    },
+    async send(db, outboxId) {
       const mail = await findOutboxMail(db, outboxId);
-      if (!mail || mail.status === 'sent') return;
+      if (!mail || mail.status === 'sent' || mail.status === 'logged') return { outcome: 'already_sent' };
       const attachments = await Promise.all(mail.attachments.map((ref) => options.renderAttachment(db, ref)));
       if (fileDir) {
         // A test opens what the customer would receive: the mail as JSON, each attachment beside it.
@@ -56,15 +108,9 @@ export function createMailer(options: {
         });
         writeFileSync(
           `${base}.json`,
-          JSON.stringify({
-            to: mail.toAddress,
-            subject: mail.subject,
-            text: mail.textBody,
-            attachments: files,
-          }),
+          JSON.stringify({ to: mail.toAddress, subject: mail.subject, text: mail.textBody, attachments: files }),
         );
-        await recordDeliveryAttempt(db, outboxId, { status: 'sent' });
-        return;
+        return { outcome: 'sent' };
       }
       if (!transport) {
         options.log.info(
@@ -76,8 +122,7 @@ export function createMailer(options: {
           },
           'email (no SMTP configured)',
         );
-        await recordDeliveryAttempt(db, outboxId, { status: 'logged' });
-        return;
+        return { outcome: 'logged' };
       }
       try {
         await transport.sendMail({
@@ -86,20 +131,12 @@ export function createMailer(options: {
           subject: mail.subject,
           text: mail.textBody,
           attachments,
+          messageId: `<${mail.id}@${options.messageIdHost}>`,
         });
-        await recordDeliveryAttempt(db, outboxId, { status: 'sent' });
+        return { outcome: 'sent' };
       } catch (error) {
-        options.log.warn({ err: error, outboxId }, 'email delivery failed; kept in outbox');
-        await recordDeliveryAttempt(db, outboxId, { status: 'failed', lastError: String(error) });
+        return classifySmtpError(error);
       }
     },
   };
-}
-
-/** Delivers the mails a committed transaction wrote to the outbox, one after another. */
-export async function deliverAll(
-  deps: { db: Db; mailer: Mailer },
-  outboxIds: readonly string[],
-): Promise<void> {
-  for (const id of outboxIds) await deps.mailer.deliver(deps.db, id);
 }

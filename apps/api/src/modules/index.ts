@@ -1,18 +1,20 @@
 import type { FastifyInstance } from 'fastify';
+import type { JobDefinition } from '../core/jobs.js';
 import { authRoutes } from './auth/index.js';
 import { billingRoutes, pruneIdempotencyKeys } from './billing/index.js';
 import { activityRoutes } from './activity/index.js';
 import { dashboardRoutes } from './dashboard/index.js';
-import { notificationsRoutes } from './notifications/index.js';
+import { notificationsRoutes, subscriptionNoticesJob } from './notifications/index.js';
 import { positionsRoutes } from './positions/index.js';
-import { platformRoutes, type Pruner } from './platform/index.js';
+import { housekeepingJob, platformRoutes, type Pruner } from './platform/index.js';
+import { mailDeliveryJob, mailRoutes } from './mail/index.js';
 import { featuresRoutes } from './features/index.js';
 import { rolesRoutes } from './roles/index.js';
 import { usersRoutes } from './users/index.js';
 import { organizationsRoutes } from './organizations/index.js';
 import { companiesRoutes } from './companies/index.js';
 import { filesRoutes, pruneUnreferencedFiles } from './files/index.js';
-import { passwordRoutes } from './password/index.js';
+import { passwordResetMailJob, passwordRoutes } from './password/index.js';
 import { profileRoutes } from './profile/index.js';
 import { supportRoutes } from './support/index.js';
 import { invoicesRoutes } from './invoices/index.js';
@@ -37,9 +39,17 @@ export const housekeepingPruners: readonly Pruner[] = [
   { name: 'idempotencyKeys', prune: pruneIdempotencyKeys },
 ];
 
+/** Every module's background work (core/jobs.ts): a new kind of job adds one line here. */
+export const jobDefinitions: readonly JobDefinition[] = [
+  mailDeliveryJob,
+  passwordResetMailJob,
+  housekeepingJob(housekeepingPruners),
+  subscriptionNoticesJob,
+];
+
 export async function registerModules(app: FastifyInstance) {
   await app.register(authRoutes);
-  await app.register(platformRoutes, { pruners: housekeepingPruners });
+  await app.register(platformRoutes);
   await app.register(featuresRoutes);
   await app.register(rolesRoutes);
   await app.register(usersRoutes);
@@ -57,4 +67,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(invoicesRoutes);
   await app.register(twoFactorRoutes);
   await app.register(sessionsRoutes);
+  await app.register(mailRoutes);
 }

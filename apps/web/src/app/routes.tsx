@@ -126,6 +126,14 @@ export const dashboardChildren: RouteObject[] = [
     lazy: () =>
       import('../features/invoices/routes/invoices-page').then((m) => ({ Component: m.InvoicesPage })),
   },
+  {
+    path: 'mail',
+    handle: { access: PAGE_ACCESS['mail'] },
+    lazy: () =>
+      import('../features/mail/routes/undelivered-mail-page').then((m) => ({
+        Component: m.UndeliveredMailPage,
+      })),
+  },
 ];
 
 const authChildren: RouteObject[] = [

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ADMIN_ROLE_PERMISSIONS,
   FEATURES,
+  SCOPES,
   type FeatureKey,
   type PermissionEntry,
   type Scope,
@@ -52,6 +53,18 @@ describe('what each page needs', () => {
     expect(allows(PAGE_ACCESS.invoices, tenantAdmin, nowhere)).toBe(true);
     expect(allows(PAGE_ACCESS.invoices, superAdmin, nowhere)).toBe(true);
     expect(allows(PAGE_ACCESS.invoices, holder({ positions: ['READ'] }), nowhere)).toBe(false);
+  });
+
+  it('keeps Undelivered mail, the whole portal’s, to the super administrator, whatever a role grants', () => {
+    expect(allows(PAGE_ACCESS.mail, superAdmin, nowhere)).toBe(true);
+    expect(allows(PAGE_ACCESS.mail, tenantAdmin, nowhere)).toBe(false);
+    // Every scope of every feature is still a tenant's role, not the platform operator.
+    const everything = holder(
+      Object.fromEntries(Object.keys(FEATURES).map((key) => [key, SCOPES])) as Partial<
+        Record<FeatureKey, readonly Scope[]>
+      >,
+    );
+    expect(allows(PAGE_ACCESS.mail, everything, nowhere)).toBe(false);
   });
 
   it('leaves a page with no entry (profile, settings) to everyone signed in', () => {

@@ -14,6 +14,11 @@ export interface PageAccess {
   requires?: Requirement | ((location: Pick<Location, 'search' | 'state'>) => Requirement);
   /** About the signed-in user's own organization's subscription: not a page for the super administrator. */
   tenantOnly?: boolean;
+  /**
+   * The platform operator's own page (the whole portal's undelivered mail): the super administrator's
+   * role, not any scope a tenant's role could be granted, is what the API checks.
+   */
+  superAdminOnly?: boolean;
 }
 
 const needs = (...grants: (readonly [FeatureKey, Scope])[]): Requirement => ({ all: grants });
@@ -72,6 +77,7 @@ export const PAGE_ACCESS: Record<string, PageAccess> = {
   billing: { requires: needs(['subscriptions', 'READ']), tenantOnly: true },
   // The super administrator sees every organization's; a tenant its own.
   invoices: { requires: needs(['subscriptions', 'READ']) },
+  mail: { superAdminOnly: true },
 };
 
 export function allows(
@@ -81,6 +87,7 @@ export function allows(
 ): boolean {
   if (!access) return true;
   if (access.tenantOnly && holder.isSuperAdmin) return false;
+  if (access.superAdminOnly && !holder.isSuperAdmin) return false;
   const requirement = typeof access.requires === 'function' ? access.requires(location) : access.requires;
   return !requirement || meets(holder, requirement);
 }

@@ -8,6 +8,7 @@ export const NOTIFICATION_KINDS = [
   'subscription_expired',
   'invoice_issued',
   'refund_processed',
+  'mail_undelivered',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -69,6 +69,7 @@ export const notifications = pgTable(
         'subscription_expired',
         'invoice_issued',
         'refund_processed',
+        'mail_undelivered',
       ],
     }).notNull(),
     title: text('title').notNull(),

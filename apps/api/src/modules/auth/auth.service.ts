@@ -111,7 +111,7 @@ export async function completeSignIn(
   if (attempt.outcome === 'refused') {
     const fromAllAddresses = await recordCodeFailure(deps.db, attempt.id, actor.address, lockoutMs);
     // Once per window, as the cap is reached: whoever is guessing has the password.
-    if (fromAllAddresses === codeFailuresPerAccount) mailCodeFailures(deps, actor, attempt);
+    if (fromAllAddresses === codeFailuresPerAccount) await mailCodeFailures(deps, actor, attempt);
     throw unauthorized(messages.twoFactor.codeInvalid);
   }
   if (attempt.failuresFromAddress > 0) await clearSignInFailures(deps.db, attempt.id, actor.address);
@@ -134,17 +134,18 @@ async function noticeDevice(
 ): Promise<string> {
   const deviceToken = sent && DEVICE_TOKEN_PATTERN.test(sent) ? sent : randomToken();
   const deviceHash = hmacSha256(deps.secrets.twoFactor.deviceKey, deviceToken);
-  const outboxId = await deps.db.transaction(async (tx) => {
-    if ((await rememberDevice(tx, user.id, deviceHash)) !== 'new') return null;
-    return deps.mailer.enqueue(tx, newDeviceMail(deps, actor, user));
+  await deps.db.transaction(async (tx) => {
+    if ((await rememberDevice(tx, user.id, deviceHash)) !== 'new') return;
+    await deps.mailer.enqueue(tx, newDeviceMail(deps, actor, user));
   });
-  if (outboxId) deps.background.run('new device email', () => deps.mailer.deliver(deps.db, outboxId));
   return deviceToken;
 }
 
 function newDeviceMail(deps: Deps, actor: Visitor, user: SessionUser) {
   return {
+    kind: 'new_device' as const,
     to: user.email,
+    organizationId: user.organizationId,
     subject: messages.twoFactor.newDeviceSubject,
     text: [
       'Your account was signed in to from a browser it had not been used from before.',
@@ -161,13 +162,15 @@ function newDeviceMail(deps: Deps, actor: Visitor, user: SessionUser) {
 
 /**
  * Tells the owner that codes are refused for a while after many wrong ones, and that whoever typed
- * them knew the password. Sent after the answer, so the request that reaches the cap takes no longer.
+ * them knew the password. Written to the outbox and queued (two inserts); a job sends it.
  */
-function mailCodeFailures(deps: Deps, actor: Visitor, user: { email: string }) {
+async function mailCodeFailures(deps: Deps, actor: Visitor, user: { email: string; organizationId: string }) {
   const { codeFailuresPerAccount, lockoutMs } = deps.config.limits;
-  deps.background.run('code failures email', async () => {
-    const outboxId = await deps.mailer.enqueue(deps.db, {
+  await deps.db.transaction(async (tx) => {
+    await deps.mailer.enqueue(tx, {
+      kind: 'code_failures',
       to: user.email,
+      organizationId: user.organizationId,
       subject: messages.twoFactor.codeFailuresSubject,
       text: [
         `Your password was entered correctly, then ${codeFailuresPerAccount} wrong sign-in codes, the last at ${formatDateTime(new Date())} (India Standard Time) from ${actor.address}.`,
@@ -177,7 +180,6 @@ function mailCodeFailures(deps: Deps, actor: Visitor, user: { email: string }) {
         `${deps.env.publicOrigin}/auth/forgot-password`,
       ].join('\n'),
     });
-    await deps.mailer.deliver(deps.db, outboxId);
   });
 }
 

@@ -10,7 +10,6 @@ import {
 import { forbidden, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
-import { deliverAll } from '../../core/mail.js';
 import { createUserIn } from '../users/index.js';
 import { toPaymentDto, toSubscriptionDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
@@ -64,10 +63,9 @@ export async function onboard(deps: Deps, actor: Actor, input: { body: Onboardin
       });
 
       let payment = null;
-      let receiptOutboxIds: string[] = [];
       if (body.payment) {
         const transactionId = body.payment.transactionId;
-        ({ payment, receiptOutboxIds } = await recordManualPayment(txDeps, actor, {
+        ({ payment } = await recordManualPayment(txDeps, actor, {
           organizationId,
           subscriptionId: subscription.id,
           amountPaise: subscription.grandTotalAmountPaise,
@@ -99,7 +97,6 @@ export async function onboard(deps: Deps, actor: Actor, input: { body: Onboardin
       return {
         status: 201,
         body: { success: true as const, data },
-        afterCommit: () => deliverAll(deps, [created.outboxId, ...receiptOutboxIds]),
       };
     },
   });

@@ -19,7 +19,6 @@ import { randomToken } from '../../lib/tokens.js';
 import { tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
 import { withDb, type Deps } from '../../core/deps.js';
-import { deliverAll } from '../../core/mail.js';
 import { issueInvoice, requireSellerTaxProfile } from '../invoices/index.js';
 import { notifyOrganizationAdmins } from '../notifications/index.js';
 import { findOrganization } from '../organizations/index.js';
@@ -142,8 +141,6 @@ export interface AppliedPayment {
   payment: PaymentRow;
   /** false when the order had already been verified (nothing changed). */
   changed: boolean;
-  /** Receipt mails to deliver once the transaction committed. */
-  outboxIds: string[];
 }
 
 /**
@@ -182,7 +179,7 @@ async function applyInTransaction(
   if (!order) return null;
   if (order.status === 'payment_verified' && order.paymentId) {
     const payment = await findPayment(tx, order.paymentId, null);
-    return { order, payment: payment!, changed: false, outboxIds: [] };
+    return { order, payment: payment!, changed: false };
   }
   if (confirmed.paidAmountPaise !== undefined && confirmed.paidAmountPaise !== order.amountPaise) {
     throw badRequest(messages.billing.amountMismatch);
@@ -226,7 +223,7 @@ async function applyInTransaction(
   });
   await setPaymentSubscription(tx, payment.id, subscription.id);
   payment = { ...payment, subscriptionId: subscription.id };
-  const { outboxIds } = await issueInvoice(deps, actor, { payment, subscription });
+  await issueInvoice(deps, actor, { payment, subscription });
   await insertLedgerEntryOnce(tx, {
     organizationId: order.organizationId,
     delta: order.credits,
@@ -253,7 +250,7 @@ async function applyInTransaction(
     entityId: order.id,
     message: `Payment ${confirmed.providerPaymentId} verified: ${formatCount(order.credits)} interview credits added`,
   });
-  return { order: updated, payment, changed: true, outboxIds };
+  return { order: updated, payment, changed: true };
 }
 
 /** POST /api/admin/payment/verify: the checkout's answer, checked against the order stored here. */
@@ -300,7 +297,6 @@ export async function verifyPayment(
     return result ? { ...result, balance: await creditBalance(tx, order.organizationId) } : null;
   });
   if (!applied) throw notFound(messages.payment.orderNotFound);
-  await deliverAll(deps, applied.outboxIds);
   return {
     status: 'payment_verified',
     message: messages.payment.verified,

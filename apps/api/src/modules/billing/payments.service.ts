@@ -11,7 +11,6 @@ import { pageEnvelope } from '../../lib/paging.js';
 import { tenantScope, type Actor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
 import type { Deps } from '../../core/deps.js';
-import { deliverAll } from '../../core/mail.js';
 import { issueInvoice } from '../invoices/index.js';
 import { toPaymentDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
@@ -53,7 +52,7 @@ export async function recordManualPayment(
   deps: Deps,
   actor: Actor,
   input: ManualPayment,
-): Promise<{ payment: PaymentRow; receiptOutboxIds: string[] }> {
+): Promise<{ payment: PaymentRow }> {
   const tx = deps.db;
   if (
     input.manualReferenceNumber &&
@@ -84,12 +83,12 @@ export async function recordManualPayment(
     entityId: row.id,
     message: `Recorded a ${row.paymentMethod.toLowerCase().replace('_', ' ')} payment of ${formatRupees(row.amountPaise)}${row.manualReferenceNumber ? ` (transaction ${row.manualReferenceNumber})` : ''}`,
   });
-  if (!row.paymentCapture) return { payment: row, receiptOutboxIds: [] };
+  if (!row.paymentCapture) return { payment: row };
   const subscription = row.subscriptionId
     ? await findSubscription(tx, row.subscriptionId, row.organizationId)
     : null;
-  const { outboxIds } = await issueInvoice(deps, actor, { payment: row, subscription });
-  return { payment: row, receiptOutboxIds: outboxIds };
+  await issueInvoice(deps, actor, { payment: row, subscription });
+  return { payment: row };
 }
 
 /** POST /api/auth/payments. An optional Idempotency-Key makes a retry record nothing twice. */
@@ -111,7 +110,7 @@ export async function createPayment(
       if (body.subscriptionId && !(await findSubscription(tx, body.subscriptionId, organizationId))) {
         throw notFound(messages.subscription.notFound);
       }
-      const { payment, receiptOutboxIds } = await recordManualPayment(txDeps, actor, {
+      const { payment } = await recordManualPayment(txDeps, actor, {
         organizationId,
         subscriptionId: body.subscriptionId,
         amountPaise: body.amountPaise,
@@ -126,7 +125,6 @@ export async function createPayment(
       return {
         status: 201,
         body: { success: true as const, data: toPaymentDto(payment) },
-        afterCommit: () => deliverAll(deps, receiptOutboxIds),
       };
     },
   });

@@ -14,7 +14,6 @@ import { randomToken } from '../../lib/tokens.js';
 import type { Actor, SystemActor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
 import { withDb, type Deps } from '../../core/deps.js';
-import { deliverAll } from '../../core/mail.js';
 import {
   creditNoteRecorded,
   invoiceOfPayment,
@@ -40,11 +39,9 @@ export type AppliedRefund =
       payment: PaymentRow;
       creditNote: CreditNote;
       creditBalance: number;
-      /** The credit note's mails to deliver once the transaction committed. */
-      outboxIds: string[];
     }
   /** The provider's refund was already recorded (a repeated webhook): nothing changed. */
-  | { changed: false; outboxIds: [] };
+  | { changed: false };
 
 /** A refund to record: asked of the provider here (`asked`), or already made there (its webhook). */
 export type RefundToApply = { paymentId: string; amountPaise: number; reason: string } & (
@@ -81,7 +78,7 @@ async function applyInTransaction(
     'providerRefund' in input &&
     (await creditNoteRecorded(deps, actor, { refundId: input.providerRefund.id }))
   ) {
-    return { changed: false, outboxIds: [] };
+    return { changed: false };
   }
   if (input.amountPaise > payment.amountPaise - payment.refundAmountPaise) {
     throw unprocessable(messages.refunds.amountTooLarge);
@@ -107,7 +104,7 @@ async function applyInTransaction(
   const refundId =
     'providerRefund' in input ? input.providerRefund.id : await refundAtProvider(deps, payment, input);
   const issuedAt = new Date();
-  const { creditNote, outboxIds } = await issueCreditNote(deps, actor, {
+  const { creditNote } = await issueCreditNote(deps, actor, {
     payment,
     refundId,
     reason: input.reason,
@@ -156,7 +153,6 @@ async function applyInTransaction(
     payment: updated,
     creditNote,
     creditBalance: await creditBalance(tx, payment.organizationId),
-    outboxIds,
   };
 }
 
@@ -222,7 +218,6 @@ export async function refundPayment(
       return {
         status: 201,
         body: { success: true as const, message: messages.refunds.done, data },
-        afterCommit: () => deliverAll(deps, applied.outboxIds),
       };
     },
   });

@@ -3,7 +3,6 @@ import { AppError, badRequest } from '../../lib/errors.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import type { SystemActor } from '../../core/actor.js';
 import { withDb, type Deps } from '../../core/deps.js';
-import { deliverAll } from '../../core/mail.js';
 import { markOrderFailed } from './orders.repo.js';
 import { applyConfirmedPayment } from './orders.service.js';
 import { findPaymentByProviderId } from './payments.repo.js';
@@ -57,7 +56,7 @@ export async function handleWebhook(
   const outcome = await deps.db.transaction(async (tx): Promise<WebhookOutcome> => {
     const txDeps = withDb(deps, tx);
     if (!(await recordWebhookEvent(tx, eventId, type)))
-      return { applied: false, duplicate: true, outboxIds: [] };
+      return { applied: false, duplicate: true };
     if ((type === 'payment.captured' || type === 'order.paid') && paymentId && orderId) {
       try {
         const result = await applyConfirmedPayment(txDeps, actor, {
@@ -65,30 +64,28 @@ export async function handleWebhook(
           providerPaymentId: paymentId,
           paidAmountPaise: amount,
         });
-        return { applied: result?.changed ?? false, duplicate: false, outboxIds: result?.outboxIds ?? [] };
+        return { applied: result?.changed ?? false, duplicate: false };
       } catch (error) {
         // A paid amount that differs from the order is acknowledged (so it is not resent) but not applied.
         if (error instanceof AppError && error.statusCode === 400) {
           deps.log.warn({ eventId, orderId, paymentId }, 'webhook payment does not match its order');
-          return { applied: false, duplicate: false, outboxIds: [] };
+          return { applied: false, duplicate: false };
         }
         throw error;
       }
     }
     if (type === 'payment.failed' && orderId) {
-      return { applied: (await markOrderFailed(tx, orderId)) !== null, duplicate: false, outboxIds: [] };
+      return { applied: (await markOrderFailed(tx, orderId)) !== null, duplicate: false };
     }
     if (type === 'refund.processed') return applyRefundEvent(txDeps, actor, eventId, event);
-    return { applied: false, duplicate: false, outboxIds: [] };
+    return { applied: false, duplicate: false };
   });
-  await deliverAll(deps, outcome.outboxIds);
   return { applied: outcome.applied, duplicate: outcome.duplicate };
 }
 
 interface WebhookOutcome {
   applied: boolean;
   duplicate: boolean;
-  outboxIds: string[];
 }
 
 /**
@@ -106,7 +103,7 @@ async function applyRefundEvent(
   const refundId = str(refund?.id);
   const providerPaymentId = str(refund?.payment_id);
   const amount = refund?.amount;
-  const ignored = { applied: false, duplicate: false, outboxIds: [] };
+  const ignored = { applied: false, duplicate: false };
   if (
     !refundId ||
     !providerPaymentId ||
@@ -125,7 +122,7 @@ async function applyRefundEvent(
       reason: 'Refund processed by the payment provider',
       providerRefund: { id: refundId },
     });
-    return { applied: applied.changed, duplicate: !applied.changed, outboxIds: applied.outboxIds };
+    return { applied: applied.changed, duplicate: !applied.changed };
   } catch (error) {
     if (error instanceof AppError && error.statusCode < 500) {
       deps.log.warn({ eventId, refundId, providerPaymentId, err: error }, 'webhook refund not recorded');

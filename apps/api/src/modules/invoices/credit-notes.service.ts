@@ -48,8 +48,6 @@ export interface CreditNoteRequest {
 
 export interface IssuedCreditNote {
   creditNote: CreditNote;
-  /** The credit note's mails to deliver once the transaction committed. */
-  outboxIds: string[];
 }
 
 /** Whether a credit note records this refund already (a provider's webhook may repeat). */
@@ -105,12 +103,13 @@ export async function issueCreditNote(
       ...share,
     });
     const amount = formatRupees(input.amountPaise);
-    const outboxIds = await mailToAdmins(withDb(deps, tx), actor, payment.organizationId, {
+    await mailToAdmins(withDb(deps, tx), actor, payment.organizationId, {
+      kind: 'credit_note',
       subject: `Credit note ${creditNote.number} for your refund`,
       text: `${amount} was refunded against invoice ${invoice.number}. Credit note ${creditNote.number} is attached.`,
       attachment: { kind: 'credit_note', id: creditNote.id },
     });
-    return { creditNote: toCreditNoteDto(creditNote, invoice.number), outboxIds };
+    return { creditNote: toCreditNoteDto(creditNote, invoice.number) };
   });
 }
 

@@ -55,8 +55,6 @@ export interface InvoicedSubscription {
 
 export interface IssuedInvoice {
   invoice: InvoiceRow;
-  /** Receipt mails to deliver once the transaction committed. */
-  outboxIds: string[];
 }
 
 /**
@@ -112,7 +110,8 @@ export async function issueInvoice(
       body: `Tax invoice ${invoice.number} for ${total} is ready to download.`,
       link: '/dashboard/invoices',
     });
-    const outboxIds = await mailToAdmins(txDeps, actor, payment.organizationId, {
+    await mailToAdmins(txDeps, actor, payment.organizationId, {
+      kind: 'tax_invoice',
       subject: `${messages.invoices.receiptSubject} ${invoice.number}`,
       text: [
         `Thank you for your payment of ${total}.`,
@@ -120,7 +119,7 @@ export async function issueInvoice(
       ].join('\n\n'),
       attachment: { kind: 'invoice', id: invoice.id },
     });
-    return { invoice, outboxIds };
+    return { invoice };
   });
 }
 

@@ -66,26 +66,21 @@ export async function nextDocumentNumber(tx: Db, prefix: string, issuedAt: Date)
   return { financialYear: year, sequence, number: documentNumber(prefix, year, sequence) };
 }
 
-/**
- * Mails a document to the organization's admins through the outbox, in the transaction `deps.db`
- * is; the ids to deliver after commit.
- */
+/** Mails a document to the organization's admins through the outbox, in the transaction `deps.db` is. */
 export async function mailToAdmins(
   deps: Deps,
   actor: Actor | SystemActor,
   organizationId: string,
-  mail: { subject: string; text: string; attachment: MailAttachmentRef },
-): Promise<string[]> {
-  const ids: string[] = [];
+  mail: { kind: 'tax_invoice' | 'credit_note'; subject: string; text: string; attachment: MailAttachmentRef },
+): Promise<void> {
   for (const { email: to } of await activeOrganizationAdmins(deps, actor, { organizationId })) {
-    ids.push(
-      await deps.mailer.enqueue(deps.db, {
-        to,
-        subject: mail.subject,
-        text: mail.text,
-        attachments: [mail.attachment],
-      }),
-    );
+    await deps.mailer.enqueue(deps.db, {
+      kind: mail.kind,
+      to,
+      organizationId,
+      subject: mail.subject,
+      text: mail.text,
+      attachments: [mail.attachment],
+    });
   }
-  return ids;
 }

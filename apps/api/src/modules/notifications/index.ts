@@ -1,4 +1,5 @@
 export { notificationsRoutes } from './notifications.routes.js';
+export { subscriptionNoticesJob } from './subscription-notices.job.js';
 export {
   activeOrganizationAdmins,
   notifyOrganizationAdmins,

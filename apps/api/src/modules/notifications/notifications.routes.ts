@@ -9,24 +9,14 @@ import {
   successSchema,
   unreadCountSchema,
 } from '@portal/shared';
-import { systemActor } from '../../core/actor.js';
 import { pageEnvelope } from '../../lib/paging.js';
-import { hourly, runPeriodically, type PeriodicJobOptions } from '../../lib/periodic-job.js';
 import { access, requireActor } from '../../plugins/access.js';
 import * as service from './notifications.service.js';
 
 const tags = ['notifications'];
 
-/** Runs `sweepSubscriptionNotices` on a timer; the notices are deduplicated in the database. */
-export async function noticeSweeper(app: FastifyInstance, options: PeriodicJobOptions) {
-  runPeriodically(app, 'subscription notices', options, () =>
-    service.sweepSubscriptionNotices(app.deps, systemActor('notice-sweeper'), { now: new Date() }),
-  );
-}
-
 export async function notificationsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  await app.register(noticeSweeper, { enabled: app.deps.env.NODE_ENV !== 'test', ...hourly });
 
   app.get(
     '/api/auth/notifications',

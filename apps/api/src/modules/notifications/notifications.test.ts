@@ -1,8 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, SYSTEM_ROLES } from '@portal/shared';
-import { notifications, users } from '../../db/schema/index.js';
+import { notifications, scheduledRuns, users } from '../../db/schema/index.js';
 import {
   createOrganizationDirect,
   createTestApp,
@@ -14,7 +13,7 @@ import {
 import { addSubscription, createRole, createTenant, type TestTenant } from '../../../test/fixtures.js';
 import { systemActor } from '../../core/actor.js';
 import { notifyOrganizationAdmins, notifySuperAdmins } from './index.js';
-import { noticeSweeper } from './notifications.routes.js';
+import { subscriptionNoticesJob } from './subscription-notices.job.js';
 import { RENEW_LINK, sweepSubscriptionNotices } from './notifications.service.js';
 
 const DAY = 86_400_000;
@@ -287,24 +286,27 @@ describe('sweepSubscriptionNotices', () => {
     expect(list.data[0]).toMatchObject({ kind: 'subscription_expiring', link: RENEW_LINK });
   });
 
-  it('runs on a timer while the app is up and stops when it closes', async () => {
+  it('runs as a scheduled job: its slot is recorded, and a second job for the slot sends nothing', async () => {
     const org = await createOrganizationDirect(ctx, 'Timer Org');
     const admin = await createTenant(ctx, 'Timer Admin', { organizationId: org });
     await addSubscription(ctx, org, {
       validFrom: new Date(Date.now() - 40 * DAY),
       validUntil: new Date(Date.now() - DAY),
     });
-    const app = Fastify({ logger: false });
-    app.decorate('deps', ctx.app.deps);
-    await app.register(noticeSweeper, { enabled: true, intervalMs: 20, initialDelayMs: 5 });
-    await app.ready();
-    const deadline = Date.now() + 5_000;
-    while ((await noticesOf([admin.userId])).length === 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await app.close();
+    await ctx.app.deps.jobs.send(ctx.database.db, subscriptionNoticesJob, {});
+    await ctx.app.deps.jobs.settled();
     const notices = await noticesOf([admin.userId]);
     expect(notices).toHaveLength(1);
     expect(notices[0]!.kind).toBe('subscription_expired');
+    const runs = await ctx.database.db
+      .select()
+      .from(scheduledRuns)
+      .where(eq(scheduledRuns.job, subscriptionNoticesJob.name));
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ outcome: 'completed', result: { noticed: expect.any(Number) } });
+
+    await ctx.app.deps.jobs.send(ctx.database.db, subscriptionNoticesJob, {});
+    await ctx.app.deps.jobs.settled();
+    expect(await ctx.database.db.select().from(scheduledRuns)).toHaveLength(1);
   });
 });

@@ -1,5 +1,7 @@
 import { INVITE_VALID_HOURS, messages, PASSWORD_RESET_VALID_HOURS } from '@portal/shared';
 import { badRequest, tooManyRequests } from '../../lib/errors.js';
+import { defineJob } from '../../core/jobs.js';
+import { outboxHasSourceKey } from '../../core/outbox.repo.js';
 import type { Actor, Visitor } from '../../core/actor.js';
 import { withDb, type Deps } from '../../core/deps.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
@@ -38,30 +40,46 @@ export async function issuePasswordLink(
 }
 
 /**
- * Answers the same, in body and in time, whether or not the email exists: after the
- * address's limit, the lookup, token and email run once the answer has left (lib/background-tasks.ts).
+ * Answers the same, in body and in time, whether or not the email exists: after the address's limit,
+ * it only queues the reset job (the lookup, token and email run there), a write the same for every
+ * email (docs/decisions/015, 026).
  */
 export async function forgotPassword(deps: Deps, actor: Visitor, input: { email: string }) {
   const { forgotPerAddress, windowMs } = deps.config.limits;
   if ((await countHit(deps.db, `forgot:ip:${actor.address}`, windowMs)) > forgotPerAddress) {
     throw tooManyRequests();
   }
-  deps.background.run('password reset email', () => sendPasswordReset(deps, input.email));
+  await deps.jobs.send(deps.db, passwordResetMailJob, { email: input.email });
 }
 
-async function sendPasswordReset(deps: Deps, email: string) {
-  const user = await findActiveUserByEmail(deps.db, email);
-  if (!user) return;
-  const outboxId = await deps.db.transaction(async (tx) => {
-    const token = await issueOneTimeToken(tx, user.id, 'password_reset', PASSWORD_RESET_VALID_HOURS);
-    return deps.mailer.enqueue(tx, {
-      to: user.email,
-      subject: 'Reset your password',
-      text: `A password reset was requested for your account.\n\nSet a new password: ${resetLink(deps.env.publicOrigin, token)}\n\nThe link works once and expires in ${PASSWORD_RESET_VALID_HOURS} hour. If you did not ask for it, ignore this email.`,
+/**
+ * Forgot-password's work: the token and its mail, in one transaction. Keyed by the job, so a try run
+ * again after its transaction committed (the process died before the job was marked done) writes no
+ * second token or mail.
+ */
+export const passwordResetMailJob = defineJob<{ email: string }>({
+  name: 'password.reset-mail',
+  queue: () => ({ retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 60 }),
+  batchSize: 5,
+  async run(deps, _actor, job) {
+    const user = await findActiveUserByEmail(deps.db, job.data.email);
+    if (!user) return { sent: false };
+    const sourceKey = `job:${job.id}`;
+    await deps.db.transaction(async (tx) => {
+      if (await outboxHasSourceKey(tx, sourceKey)) return;
+      const token = await issueOneTimeToken(tx, user.id, 'password_reset', PASSWORD_RESET_VALID_HOURS);
+      await deps.mailer.enqueue(tx, {
+        kind: 'password_reset',
+        to: user.email,
+        organizationId: user.organizationId,
+        sourceKey,
+        subject: 'Reset your password',
+        text: `A password reset was requested for your account.\n\nSet a new password: ${resetLink(deps.env.publicOrigin, token)}\n\nThe link works once and expires in ${PASSWORD_RESET_VALID_HOURS} hour. If you did not ask for it, ignore this email.`,
+      });
     });
-  });
-  await deps.mailer.deliver(deps.db, outboxId);
-}
+    return { sent: true };
+  },
+});
 
 /**
  * Whether an invite or reset link's token can still set a password, without using it: the reset

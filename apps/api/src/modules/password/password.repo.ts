@@ -5,11 +5,11 @@ import { users } from '../../db/schema/index.js';
 /** The active user with this email (compared case-insensitively), or null: whom a reset link goes to. */
 export async function findActiveUserByEmail(db: Db, email: string) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, isActive: users.isActive })
+    .select({ id: users.id, email: users.email, organizationId: users.organizationId, isActive: users.isActive })
     .from(users)
     .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
     .limit(1);
-  return row?.isActive ? { id: row.id, email: row.email } : null;
+  return row?.isActive ? { id: row.id, email: row.email, organizationId: row.organizationId } : null;
 }
 
 export async function findPasswordHash(db: Db, userId: string) {

@@ -1,6 +1,7 @@
 import type { SystemActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { pruneRateLimitWindows } from '../../core/rate-limits.repo.js';
+import { pruneScheduledRuns } from '../../core/scheduled-runs.js';
 import { vacuumAnalyze } from './housekeeping.repo.js';
 
 /**
@@ -14,7 +15,8 @@ export interface Pruner {
 }
 
 /**
- * One run of the housekeeping: every pruner, the rate-limit windows, and on the embedded database
+ * One run of the housekeeping: every pruner, the rate-limit windows, scheduled runs past the jobs'
+ * retention (pg-boss deletes finished jobs after the same), and on the embedded database
  * what PostgreSQL's autovacuum does elsewhere. PGlite runs no autovacuum: without this its planner
  * never has column statistics (how common a value is, which decides between an index and a scan) for
  * tables that grew, and the row versions that sign-ins and refreshes replace (rate-limit windows,
@@ -26,12 +28,14 @@ export async function runHousekeeping(
   actor: SystemActor,
   input: { now: Date; pruners: readonly Pruner[] },
 ): Promise<Record<string, number>> {
+  const retention = new Date(input.now.getTime() - deps.config.jobs.retentionDays * 86_400_000);
   const counts = await Promise.all([
     pruneRateLimitWindows(deps.db, input.now),
+    pruneScheduledRuns(deps, retention),
     ...input.pruners.map((pruner) => pruner.prune(deps, actor, { now: input.now })),
   ]);
   if (deps.dbKind === 'pglite') await vacuumAnalyze(deps.db);
   return Object.fromEntries(
-    ['rateLimitWindows', ...input.pruners.map((pruner) => pruner.name)].map((name, i) => [name, counts[i]!]),
+    ['rateLimitWindows', 'scheduledRuns', ...input.pruners.map((pruner) => pruner.name)].map((name, i) => [name, counts[i]!]),
   );
 }

@@ -2,10 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { successSchema } from '@portal/shared';
-import { systemActor } from '../../core/actor.js';
-import { hourly, runPeriodically, type PeriodicJobOptions } from '../../lib/periodic-job.js';
 import { access, visitorOf } from '../../plugins/access.js';
-import { runHousekeeping, type Pruner } from './housekeeping.service.js';
 import { checkHealth, publicSettings } from './platform.service.js';
 
 const configSchema = z.object({
@@ -15,28 +12,9 @@ const configSchema = z.object({
   razorpayKeyId: z.string().nullable(),
 });
 
-/** Runs `runHousekeeping` on a timer while the app is up. */
-async function housekeeping(
-  app: FastifyInstance,
-  options: PeriodicJobOptions & { pruners: readonly Pruner[] },
-) {
-  runPeriodically(app, 'housekeeping', options, async () => {
-    const counts = await runHousekeeping(app.deps, systemActor('housekeeping'), {
-      now: new Date(),
-      pruners: options.pruners,
-    });
-    return Object.values(counts).reduce((sum, n) => sum + n, 0);
-  });
-}
-
-/** Public settings the web app needs before sign-in, the health check, and the housekeeping timer. */
-export async function platformRoutes(fastify: FastifyInstance, options: { pruners: readonly Pruner[] }) {
+/** Public settings the web app needs before sign-in, and the health check. */
+export async function platformRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  await app.register(housekeeping, {
-    enabled: app.deps.env.NODE_ENV !== 'test',
-    ...hourly,
-    pruners: options.pruners,
-  });
   app.get(
     '/api/config',
     {

@@ -248,6 +248,7 @@ export async function regenerateRecoveryCodes(
 
 function factorResetMail(deps: Deps, to: string, by: string) {
   return {
+    kind: 'two_factor_reset' as const,
     to,
     subject: messages.twoFactor.resetSubject,
     text: [
@@ -279,7 +280,7 @@ export async function resetSecondFactor(
     if ('userId' in input && actor.userId === input.userId)
       throw forbidden(messages.twoFactor.cannotResetOwn);
   }
-  const outboxId = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const user = await findAccount(tx, input);
     if (!user) {
       throw notFound('email' in input ? `No account has the email ${input.email}` : messages.users.notFound);
@@ -297,10 +298,9 @@ export async function resetSecondFactor(
       entityId: user.id,
       message: `Reset the two-factor sign-in of ${user.username}${operator ? ' (operator command)' : ''}`,
     });
-    return deps.mailer.enqueue(
-      tx,
-      factorResetMail(deps, user.email, operator ? 'the operator' : 'an administrator'),
-    );
+    await deps.mailer.enqueue(tx, {
+      ...factorResetMail(deps, user.email, operator ? 'the operator' : 'an administrator'),
+      organizationId: user.organizationId,
+    });
   });
-  await deps.mailer.deliver(deps.db, outboxId);
 }

@@ -367,7 +367,7 @@ describe('sign-in with a second factor', () => {
     const stepFrom = (address: string, code: string, password?: string) =>
       bothStepsFrom(user.email, address, code, password);
     const capMails = async () => {
-      await ctx.app.deps.background.idle();
+      await ctx.app.deps.jobs.settled();
       return (await ctx.database.db.select().from(emailOutbox)).filter(
         (m) => m.toAddress === user.email && m.subject === messages.twoFactor.codeFailuresSubject,
       );
@@ -398,7 +398,7 @@ describe('sign-in with a second factor', () => {
       payload: { email: user.email },
     });
     expect(forgot.statusCode).toBe(200);
-    await ctx.app.deps.background.idle();
+    await ctx.app.deps.jobs.settled();
     const resetMail = (await ctx.database.db.select().from(emailOutbox)).find(
       (m) => m.toAddress === user.email && m.textBody.includes('/auth/reset-password?token='),
     );

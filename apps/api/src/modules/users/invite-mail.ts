@@ -6,6 +6,7 @@ import { issuePasswordLink } from '../password/index.js';
 /** The invitation: a one-time set-password link, valid INVITE_VALID_HOURS. */
 export function inviteMail(to: string, link: string) {
   return {
+    kind: 'invitation' as const,
     to,
     subject: 'You are invited to the Interview Credits Portal',
     text: `An account has been created for you on the Interview Credits Portal.\n\nSet your password to sign in: ${link}\n\nThe link works once and expires in ${INVITE_VALID_HOURS} hours. If it has expired, ask your administrator to send a new one.`,
@@ -14,9 +15,13 @@ export function inviteMail(to: string, link: string) {
 
 /**
  * Writes the invitation (a new set-password link; the user's earlier invite links stop working) to
- * the outbox in `deps.db`, the caller's transaction; answers the outbox entry to deliver once committed.
+ * the outbox in `deps.db`, the caller's transaction; it is delivered once that commits.
  */
-export async function enqueueInvite(deps: Deps, actor: Actor, user: { id: string; email: string }) {
+export async function enqueueInvite(
+  deps: Deps,
+  actor: Actor,
+  user: { id: string; email: string; organizationId: string },
+): Promise<void> {
   const link = await issuePasswordLink(deps, actor, { userId: user.id, purpose: 'invite' });
-  return deps.mailer.enqueue(deps.db, inviteMail(user.email, link));
+  await deps.mailer.enqueue(deps.db, { ...inviteMail(user.email, link), organizationId: user.organizationId });
 }

@@ -13,8 +13,6 @@ import { findUserHoldingIdentity, insertUser, type UserRecord } from './users.re
 
 export interface CreatedUser {
   user: UserRecord;
-  /** Outbox entry of the invite email: `deps.mailer.deliver(deps.db, outboxId)` once committed. */
-  outboxId: string;
   /** True when this call created the organization row. */
   organizationCreated: boolean;
 }
@@ -79,7 +77,7 @@ async function createUserWith(
     throw error;
   }
 
-  const outboxId = await enqueueInvite(deps, actor, user);
+  await enqueueInvite(deps, actor, user);
 
   if (organizationCreated) {
     await recordActivity(tx, {
@@ -99,7 +97,7 @@ async function createUserWith(
     entityId: user.id,
     message: `Invited ${user.username} (${user.email}) as ${role.name}`,
   });
-  return { user, outboxId, organizationCreated };
+  return { user, organizationCreated };
 }
 
 /**
@@ -108,7 +106,7 @@ async function createUserWith(
  * organizationId creates the organization (named after `client`) if the actor holds Organization
  * Management CREATE. For billing's onboarding: called with `withDb(deps, tx)`, it is part of the
  * caller's transaction, so the organization, user, subscription and payment are made at once; the
- * caller delivers `outboxId` once committed. Validates `input` with `createUserBodySchema` itself,
+ * invitation is delivered once it commits. Validates `input` with `createUserBodySchema` itself,
  * so callers may pass a raw body. Throws AppError: 400 (the first broken field rule,
  * 'organizationId is required', 'roleId is required'), 403 (a role wider than the actor's), 404
  * (organization of another tenant, or new without Organization Management CREATE; unknown role or
@@ -119,12 +117,11 @@ export function createUserIn(deps: Deps, actor: Actor, input: CreateUserBody): P
   return deps.db.transaction((tx) => createUserWith(withDb(deps, tx), actor, input, true));
 }
 
-/** A route's invitation: its own transaction, conflicts bounded, the mail sent once committed. */
+/** A route's invitation: its own transaction, conflicts bounded; the mail goes once it commits. */
 async function invite(deps: Deps, actor: Actor, input: CreateUserBody, allowNewOrganization: boolean) {
   const created = await boundIdentityConflicts(deps, actor, describeIdentity(input), () =>
     deps.db.transaction((tx) => createUserWith(withDb(deps, tx), actor, input, allowNewOrganization)),
   );
-  await deps.mailer.deliver(deps.db, created.outboxId);
   return userAnswer(deps.db, created.user.id);
 }
 

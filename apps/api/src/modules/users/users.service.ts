@@ -190,11 +190,11 @@ export async function setUserActive(
  * a password.
  */
 export async function resendInvite(deps: Deps, actor: Actor, input: { id: string }): Promise<User> {
-  const outboxId = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const { user } = await userInScope(tx, actor, input.id);
     if (user.passwordHash !== null) throw conflict(messages.users.inviteAlreadyAccepted);
     await assertManageable(tx, actor, user.roleId);
-    const queued = await enqueueInvite(withDb(deps, tx), actor, user);
+    await enqueueInvite(withDb(deps, tx), actor, user);
     await recordActivity(tx, {
       organizationId: user.organizationId,
       actorUserId: actor.userId,
@@ -203,8 +203,6 @@ export async function resendInvite(deps: Deps, actor: Actor, input: { id: string
       entityId: user.id,
       message: `Sent a new invitation to ${user.username} (${user.email})`,
     });
-    return queued;
   });
-  await deps.mailer.deliver(deps.db, outboxId);
   return userAnswer(deps.db, input.id);
 }

@@ -17,4 +17,5 @@ export const featureNavItems: NavItem[] = [
   { label: messages.activity.title, path: 'activity' },
   { label: 'Billing', path: 'billing' },
   { label: messages.invoices.title, path: 'invoices' },
+  { label: messages.mail.title, path: 'mail' },
 ];

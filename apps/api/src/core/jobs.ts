@@ -1,0 +1,210 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql, type SQL } from 'drizzle-orm';
+import PgBoss from 'pg-boss';
+import type { Db } from '../db/client.js';
+import { systemActor, type SystemActor } from './actor.js';
+import type { AppConfig } from './config.js';
+import type { Deps } from './deps.js';
+import { runOncePerSlot } from './scheduled-runs.js';
+
+/** One run of a job, as its handler sees it. */
+export interface JobRun<T> {
+  id: string;
+  data: T;
+  /** Tries before this one (0 on the first). */
+  retryCount: number;
+  retryLimit: number;
+  createdOn: Date;
+}
+
+/** How a queue retries, expires and keeps its jobs. */
+export interface QueueOptions {
+  /** Tries after the first; each waits `retryDelaySeconds`, doubled each time with jitter when `retryBackoff`. */
+  retryLimit: number;
+  retryDelaySeconds: number;
+  retryBackoff: boolean;
+  /** A try not finished by then is taken as lost (its process died) and tried again. */
+  expireInSeconds: number;
+}
+
+/**
+ * A kind of background work: its queue's options and its handler, `run(deps, actor, job)`. A handler
+ * that throws is tried again as the queue says; it must be safe to run twice, since a process killed
+ * after the work but before the job was marked done runs it again (docs/decisions/026).
+ */
+export interface JobDefinition<T = unknown> extends JobName<T> {
+  name: string;
+  queue(config: AppConfig): QueueOptions;
+  /** Jobs one process fetches and runs at once. */
+  batchSize?: number;
+  /** A cron expression (India time): the job is queued once per slot across every process. */
+  schedule?: string;
+  run(deps: Deps, actor: SystemActor, job: JobRun<T>): Promise<unknown>;
+}
+
+/** Defines a job with its data's type, so `send` checks what it is given. */
+export function defineJob<T>(definition: JobDefinition<T>): JobDefinition<T> {
+  return definition;
+}
+
+/** A queue by name, with the type of its jobs' data: what `send` needs. */
+export interface JobName<T> {
+  name: string;
+  /** Never set: carries `T`. */
+  readonly data?: T;
+}
+
+export interface JobQueue {
+  /**
+   * Queues `job` in `db`: the caller's transaction, so a rolled-back change queues nothing, or the
+   * pool. `singletonKey` makes a second job with the same key (not yet finished) a no-op.
+   */
+  send<T>(db: Db, job: JobName<T>, data: T, options?: { singletonKey?: string }): Promise<void>;
+  /** Creates the queues, then takes jobs (and schedules) as `config.jobs` allows. */
+  start(deps: Deps, definitions: readonly JobDefinition[]): Promise<void>;
+  /** Stops taking jobs, lets running ones finish for `config.jobs.shutdownMs`, and leaves the rest queued. */
+  stop(): Promise<void>;
+  /** Resolves once no job of these queues is waiting or running (tests, the bench). */
+  settled(timeoutMs?: number): Promise<void>;
+}
+
+export const JOB_SCHEMA = 'pgboss';
+const TIME_ZONE = 'Asia/Kolkata';
+
+/**
+ * pg-boss's statements run through drizzle on `db`: the pool, or a transaction's connection. Its
+ * `$n` placeholders become drizzle parameters, so one code path serves both databases and transactions.
+ */
+function executorOn(db: Db): PgBoss.Db {
+  return {
+    async executeSql(text, values = []) {
+      const query: SQL =
+        values.length === 0
+          ? sql.raw(text)
+          : sql.join(
+              text
+                .split(/\$(\d+)/)
+                .map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1]))),
+            );
+      const result = (await db.execute(query)) as unknown as { rows: unknown[] } | { rows: unknown[] }[];
+      return Array.isArray(result) ? result[result.length - 1]! : result;
+    },
+  };
+}
+
+function bossOptions(db: Db, config: AppConfig): PgBoss.ConstructorOptions {
+  const { jobs } = config;
+  return {
+    db: executorOn(db),
+    schema: JOB_SCHEMA,
+    migrate: true,
+    supervise: jobs.supervise,
+    schedule: jobs.schedule,
+    pollingIntervalSeconds: jobs.pollingIntervalSeconds,
+    maintenanceIntervalSeconds: jobs.maintenanceIntervalSeconds,
+    // Finished jobs leave the live table after an hour and are deleted after `retentionDays`.
+    archiveCompletedAfterSeconds: 3_600,
+    archiveFailedAfterSeconds: 3_600,
+    deleteAfterDays: jobs.retentionDays,
+  };
+}
+
+/** Creates pg-boss's tables in `db` if they are missing (the test template, an operator's upgrade). */
+export async function installJobSchema(db: Db): Promise<void> {
+  const boss = new PgBoss({ db: executorOn(db), schema: JOB_SCHEMA, migrate: true, supervise: false, schedule: false });
+  boss.on('error', () => {});
+  await boss.start();
+  await boss.stop({ graceful: false, close: false });
+}
+
+/** The portal's job queue: pg-boss on the portal's own database, embedded or PostgreSQL. */
+export function createJobQueue(options: { db: Db; config: AppConfig; log: FastifyBaseLogger }): JobQueue {
+  const { db, config, log } = options;
+  const boss = new PgBoss(bossOptions(db, config));
+  // pg-boss reports a failed poll or maintenance run as an event; unheard, Node would throw it.
+  boss.on('error', (error) => log.warn({ err: error }, 'job queue error'));
+  const queues = new Set<string>();
+  const workerIds: string[] = [];
+  let started = false;
+
+  async function work(deps: Deps, definition: JobDefinition) {
+    const actor = systemActor(`job:${definition.name}`);
+    const id = await boss.work<unknown>(
+      definition.name,
+      { batchSize: definition.batchSize ?? 1, includeMetadata: true },
+      async (jobs) => {
+        // Each job of a batch succeeds or fails on its own: a failed one is handed back for retry here,
+        // and pg-boss then completes only those still active.
+        const outcomes = await Promise.allSettled(
+          jobs.map((job) => {
+            const run: JobRun<unknown> = {
+              id: job.id,
+              data: job.data,
+              retryCount: job.retryCount,
+              retryLimit: job.retryLimit,
+              // Timestamps come as text through drizzle's driver.
+              createdOn: new Date(job.createdOn),
+            };
+            return definition.schedule
+              ? runOncePerSlot(deps, { job: definition.name, cron: definition.schedule, timeZone: TIME_ZONE, run }, () =>
+                  definition.run(deps, actor, run),
+                )
+              : definition.run(deps, actor, run);
+          }),
+        );
+        const failed = outcomes.flatMap((outcome, i) =>
+          outcome.status === 'rejected' ? [{ id: jobs[i]!.id, error: outcome.reason as unknown }] : [],
+        );
+        for (const { id: jobId, error } of failed) {
+          log.warn({ err: error, job: definition.name, jobId }, 'job failed; it will be tried again if it has tries left');
+          await boss.fail(definition.name, jobId, { message: error instanceof Error ? error.message : String(error) });
+        }
+        const [only] = outcomes;
+        return jobs.length === 1 && only?.status === 'fulfilled' ? (only.value as object) : undefined;
+      },
+    );
+    workerIds.push(id);
+  }
+
+  return {
+    async send(target, job, data, sendOptions = {}) {
+      await boss.send(job.name, data as object, { ...sendOptions, db: executorOn(target) });
+    },
+
+    async start(deps, definitions) {
+      await boss.start();
+      started = true;
+      for (const definition of definitions) {
+        const { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds } = definition.queue(config);
+        const queue = { name: definition.name, retryLimit, retryDelay: retryDelaySeconds, retryBackoff, expireInSeconds };
+        if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, queue);
+        else await boss.createQueue(definition.name, queue);
+        queues.add(definition.name);
+      }
+      for (const definition of definitions) {
+        if (definition.schedule && config.jobs.schedule) {
+          await boss.schedule(definition.name, definition.schedule, {}, { tz: TIME_ZONE });
+        }
+        if (config.jobs.work) await work(deps, definition);
+      }
+    },
+
+    async stop() {
+      if (!started) return;
+      started = false;
+      await boss.stop({ graceful: true, close: false, wait: true, timeout: config.jobs.shutdownMs });
+    },
+
+    async settled(timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        let waiting = 0;
+        for (const name of queues) waiting += await boss.getQueueSize(name, { before: 'completed' });
+        if (waiting === 0) return;
+        if (Date.now() > deadline) throw new Error(`${waiting} jobs still queued after ${timeoutMs} ms`);
+        for (const id of workerIds) boss.notifyWorker(id);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+}
