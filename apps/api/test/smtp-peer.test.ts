@@ -212,6 +212,7 @@ describe('SMTP peer', () => {
     // The client sees its connection go, instead of waiting for its own timeout.
     expect(await sending).toMatchObject({ code: 'ECONNECTION' });
     await expect(target.waitForMessages(1)).rejects.toThrow('SMTP peer is closed');
-    await expect.poll(tcpHandles).toEqual(before);
+    // At most as many as before: the files before this one in the worker (isolate: false) may still be closing theirs.
+    await expect.poll(() => tcpHandles().length).toBeLessThanOrEqual(before.length);
   });
 });

@@ -65,6 +65,20 @@ export function classifySmtpError(error: unknown): SendOutcome {
 }
 
 /**
+ * SMTP_URL with what the delivery job needs unless it says otherwise: a few pooled connections
+ * reused across mails, and timeouts that fail a stalled server's try well before the job's own
+ * limit (nodemailer waits 10 minutes by default). nodemailer reads transport options from the URL.
+ */
+function smtpTransportUrl(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  const defaults = { pool: 'true', maxConnections: '5', connectionTimeout: '15000', greetingTimeout: '15000', socketTimeout: '30000' };
+  for (const [key, value] of Object.entries(defaults)) {
+    if (!url.searchParams.has(key)) url.searchParams.set(key, value);
+  }
+  return url.toString();
+}
+
+/**
  * SMTP_URL `smtp://…` sends; `file://DIR` writes each mail as JSON (tests follow its links); unset,
  * every mail goes to the log and stays in the outbox, so a link is never lost.
  */
@@ -79,15 +93,7 @@ export function createMailer(options: {
 }): Mailer {
   const fileDir = options.smtpUrl?.startsWith('file://') ? fileURLToPath(options.smtpUrl) : null;
   if (fileDir) mkdirSync(fileDir, { recursive: true });
-  // A stalled server must fail the try well before the job's own time runs out.
-  const transport =
-    options.smtpUrl && !fileDir
-      ? nodemailer.createTransport(options.smtpUrl, {
-          connectionTimeout: 15_000,
-          greetingTimeout: 15_000,
-          socketTimeout: 30_000,
-        })
-      : null;
+  const transport = options.smtpUrl && !fileDir ? nodemailer.createTransport(smtpTransportUrl(options.smtpUrl)) : null;
   return {
     async enqueue(db, mail) {
       const outboxId = await insertOutboxMail(db, mail);

@@ -81,6 +81,7 @@ describe('POST /api/auth/onboarding', () => {
 
     const [user] = await ctx.database.db.select().from(users).where(eq(users.id, data.user.id));
     expect(user!.passwordHash).toBeNull();
+    await ctx.app.deps.jobs.settled();
     const [mail] = await ctx.database.db
       .select()
       .from(emailOutbox)

@@ -266,6 +266,7 @@ describe('the receipt', () => {
   it('mails the tenant admins the invoice PDF through the outbox, and notifies them', async () => {
     const tenant = await tenantAdmin(ctx, 'Receipt Co');
     const invoice = await pay(tenant.orgId, 59_000);
+    await ctx.app.deps.jobs.settled();
     const mails = readdirSync(mailDir)
       .filter((f) => f.endsWith('.json'))
       .map((f) => JSON.parse(readFileSync(join(mailDir, f), 'utf8')))

@@ -4,6 +4,7 @@ import { http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  MAIL_KIND_LABELS,
   messages,
   notificationPageMetaSchema,
   notificationSchema,
@@ -15,7 +16,7 @@ import {
 import { renderAt } from '../../../test/render-at';
 import { answer, ok } from '../../../test/responses';
 import { sentRequests, server } from '../../../test/server';
-import { aUser, permission } from '../../../test/users';
+import { aTenantAdmin, aUser, permission } from '../../../test/users';
 import { unreadCountQuery } from '../api/get-unread-count';
 import { bellLabel, linkUnderPrefix, NotificationsBell } from './notifications-bell';
 
@@ -171,6 +172,30 @@ describe('NotificationsBell', () => {
     await user.click(await screen.findByRole('button', { name: bellLabel(2) }));
     expect(await screen.findByText('Subscription expiring soon')).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Subscription expiring soon' })).toBeNull();
+  });
+
+  it('tells an organization admin that a mail to one of theirs could not be delivered', async () => {
+    signedIn = aTenantAdmin();
+    const body = messages.mail.undeliveredBody(MAIL_KIND_LABELS.invitation, 'asha@acme.tset');
+    store = [
+      note({
+        id: 'n3',
+        kind: 'mail_undelivered',
+        title: messages.mail.undeliveredTitle,
+        body,
+        // Only the super administrator can send it again, from a page of their own: no link.
+        link: null,
+      }),
+    ];
+    const user = userEvent.setup();
+    await renderBell();
+    await user.click(await screen.findByRole('button', { name: bellLabel(1) }));
+    const item = within(await screen.findByRole('list', { name: messages.notifications.title })).getByRole(
+      'listitem',
+    );
+    expect(within(item).getByText(messages.mail.undeliveredTitle)).toBeTruthy();
+    expect(within(item).getByText(body)).toBeTruthy();
+    expect(within(item).queryByRole('link')).toBeNull();
   });
 
   it('says so when there is nothing', async () => {
