@@ -17,6 +17,7 @@ const LAYERS: Record<string, number> = {
   platform: 1,
   roles: 2,
   sessions: 2,
+  mail: 2,
   'two-factor': 3,
   password: 3,
   users: 4,

@@ -15,6 +15,7 @@ const ACTOR_KINDS = new Set(['Actor', 'Visitor', 'SystemActor']);
 /** Functions a front door exports that are not services, and why. */
 const NOT_SERVICES: Record<string, string> = {
   mailAttachmentRenderer: 'a factory app.ts hands to the mail outbox when it builds deps',
+  housekeepingJob: "a factory of the housekeeping job's definition, given every module's pruner",
 };
 
 function filesUnder(dir: string): string[] {

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type SQL } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type { Db } from '../db/client.js';
 import { systemActor, type SystemActor } from './actor.js';
 import type { AppConfig } from './config.js';
 import type { Deps } from './deps.js';
+import { executorOn } from './jobs.repo.js';
 import { runOncePerSlot } from './scheduled-runs.js';
 
 /** One run of a job, as its handler sees it. */
@@ -71,27 +71,6 @@ export interface JobQueue {
 export const JOB_SCHEMA = 'pgboss';
 const TIME_ZONE = 'Asia/Kolkata';
 
-/**
- * pg-boss's statements run through drizzle on `db`: the pool, or a transaction's connection. Its
- * `$n` placeholders become drizzle parameters, so one code path serves both databases and transactions.
- */
-function executorOn(db: Db): PgBoss.Db {
-  return {
-    async executeSql(text, values = []) {
-      const query: SQL =
-        values.length === 0
-          ? sql.raw(text)
-          : sql.join(
-              text
-                .split(/\$(\d+)/)
-                .map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1]))),
-            );
-      const result = (await db.execute(query)) as unknown as { rows: unknown[] } | { rows: unknown[] }[];
-      return Array.isArray(result) ? result[result.length - 1]! : result;
-    },
-  };
-}
-
 function bossOptions(db: Db, config: AppConfig): PgBoss.ConstructorOptions {
   const { jobs } = config;
   return {
@@ -111,7 +90,13 @@ function bossOptions(db: Db, config: AppConfig): PgBoss.ConstructorOptions {
 
 /** Creates pg-boss's tables in `db` if they are missing (the test template, an operator's upgrade). */
 export async function installJobSchema(db: Db): Promise<void> {
-  const boss = new PgBoss({ db: executorOn(db), schema: JOB_SCHEMA, migrate: true, supervise: false, schedule: false });
+  const boss = new PgBoss({
+    db: executorOn(db),
+    schema: JOB_SCHEMA,
+    migrate: true,
+    supervise: false,
+    schedule: false,
+  });
   boss.on('error', () => {});
   await boss.start();
   await boss.stop({ graceful: false, close: false });
@@ -146,8 +131,10 @@ export function createJobQueue(options: { db: Db; config: AppConfig; log: Fastif
               createdOn: new Date(job.createdOn),
             };
             return definition.schedule
-              ? runOncePerSlot(deps, { job: definition.name, cron: definition.schedule, timeZone: TIME_ZONE, run }, () =>
-                  definition.run(deps, actor, run),
+              ? runOncePerSlot(
+                  deps,
+                  { job: definition.name, cron: definition.schedule, timeZone: TIME_ZONE, run },
+                  () => definition.run(deps, actor, run),
                 )
               : definition.run(deps, actor, run);
           }),
@@ -156,8 +143,13 @@ export function createJobQueue(options: { db: Db; config: AppConfig; log: Fastif
           outcome.status === 'rejected' ? [{ id: jobs[i]!.id, error: outcome.reason as unknown }] : [],
         );
         for (const { id: jobId, error } of failed) {
-          log.warn({ err: error, job: definition.name, jobId }, 'job failed; it will be tried again if it has tries left');
-          await boss.fail(definition.name, jobId, { message: error instanceof Error ? error.message : String(error) });
+          log.warn(
+            { err: error, job: definition.name, jobId },
+            'job failed; it will be tried again if it has tries left',
+          );
+          await boss.fail(definition.name, jobId, {
+            message: error instanceof Error ? error.message : String(error),
+          });
         }
         const [only] = outcomes;
         return jobs.length === 1 && only?.status === 'fulfilled' ? (only.value as object) : undefined;
@@ -176,7 +168,13 @@ export function createJobQueue(options: { db: Db; config: AppConfig; log: Fastif
       started = true;
       for (const definition of definitions) {
         const { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds } = definition.queue(config);
-        const queue = { name: definition.name, retryLimit, retryDelay: retryDelaySeconds, retryBackoff, expireInSeconds };
+        const queue = {
+          name: definition.name,
+          retryLimit,
+          retryDelay: retryDelaySeconds,
+          retryBackoff,
+          expireInSeconds,
+        };
         if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, queue);
         else await boss.createQueue(definition.name, queue);
         queues.add(definition.name);

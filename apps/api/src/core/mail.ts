@@ -71,7 +71,13 @@ export function classifySmtpError(error: unknown): SendOutcome {
  */
 function smtpTransportUrl(smtpUrl: string): string {
   const url = new URL(smtpUrl);
-  const defaults = { pool: 'true', maxConnections: '5', connectionTimeout: '15000', greetingTimeout: '15000', socketTimeout: '30000' };
+  const defaults = {
+    pool: 'true',
+    maxConnections: '5',
+    connectionTimeout: '15000',
+    greetingTimeout: '15000',
+    socketTimeout: '30000',
+  };
   for (const [key, value] of Object.entries(defaults)) {
     if (!url.searchParams.has(key)) url.searchParams.set(key, value);
   }
@@ -93,7 +99,8 @@ export function createMailer(options: {
 }): Mailer {
   const fileDir = options.smtpUrl?.startsWith('file://') ? fileURLToPath(options.smtpUrl) : null;
   if (fileDir) mkdirSync(fileDir, { recursive: true });
-  const transport = options.smtpUrl && !fileDir ? nodemailer.createTransport(smtpTransportUrl(options.smtpUrl)) : null;
+  const transport =
+    options.smtpUrl && !fileDir ? nodemailer.createTransport(smtpTransportUrl(options.smtpUrl)) : null;
   return {
     async enqueue(db, mail) {
       const outboxId = await insertOutboxMail(db, mail);
@@ -114,7 +121,12 @@ export function createMailer(options: {
         });
         writeFileSync(
           `${base}.json`,
-          JSON.stringify({ to: mail.toAddress, subject: mail.subject, text: mail.textBody, attachments: files }),
+          JSON.stringify({
+            to: mail.toAddress,
+            subject: mail.subject,
+            text: mail.textBody,
+            attachments: files,
+          }),
         );
         return { outcome: 'sent' };
       }

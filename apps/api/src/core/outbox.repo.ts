@@ -23,7 +23,10 @@ export async function insertOutboxMail(db: Db, mail: Mail): Promise<string> {
 
 /** Whether work keyed `sourceKey` (a job's try) wrote its mail already. */
 export async function outboxHasSourceKey(db: Db, sourceKey: string): Promise<boolean> {
-  const [row] = await db.select({ id: emailOutbox.id }).from(emailOutbox).where(eq(emailOutbox.sourceKey, sourceKey));
+  const [row] = await db
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(eq(emailOutbox.sourceKey, sourceKey));
   return row !== undefined;
 }
 
@@ -41,7 +44,10 @@ export async function recordDeliveryAttempt(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     if (attempt.outcome === 'logged') {
-      await tx.update(emailOutbox).set({ status: 'logged', sentAt: new Date() }).where(eq(emailOutbox.id, id));
+      await tx
+        .update(emailOutbox)
+        .set({ status: 'logged', sentAt: new Date() })
+        .where(eq(emailOutbox.id, id));
       return;
     }
     const failed = 'error' in attempt ? attempt : null;

@@ -1,8 +1,7 @@
 import cronParser from 'cron-parser';
-import { and, eq, lt, sql } from 'drizzle-orm';
-import { scheduledRuns } from '../db/schema/index.js';
 import type { Deps } from './deps.js';
 import type { JobRun } from './jobs.js';
+import { claimSlot, finishSlot } from './scheduled-runs.repo.js';
 
 /** The schedule slot a scheduled job was queued for: the last cron time at or before it was queued. */
 export function slotOf(cron: string, timeZone: string, queuedAt: Date): Date {
@@ -23,38 +22,14 @@ export async function runOncePerSlot(
   work: () => Promise<unknown>,
 ): Promise<unknown> {
   const slot = slotOf(scheduled.cron, scheduled.timeZone, scheduled.run.createdOn);
-  const claimed = await deps.db
-    .insert(scheduledRuns)
-    .values({ job: scheduled.job, slot, outcome: 'running' })
-    .onConflictDoUpdate({
-      target: [scheduledRuns.job, scheduledRuns.slot],
-      set: { outcome: 'running', startedAt: sql`now()`, finishedAt: null, error: null },
-      setWhere: sql`${scheduledRuns.outcome} = 'failed' or (${scheduledRuns.outcome} = 'running' and ${scheduledRuns.startedAt} < now() - interval '1 hour')`,
-    })
-    .returning({ slot: scheduledRuns.slot });
-  if (claimed.length === 0) return { skipped: 'this slot has run already' };
-  const mine = and(eq(scheduledRuns.job, scheduled.job), eq(scheduledRuns.slot, slot));
+  if (!(await claimSlot(deps.db, scheduled.job, slot))) return { skipped: 'this slot has run already' };
   try {
     const result = (await work()) ?? null;
-    await deps.db
-      .update(scheduledRuns)
-      .set({ outcome: 'completed', finishedAt: new Date(), result })
-      .where(mine);
+    await finishSlot(deps.db, scheduled.job, slot, { outcome: 'completed', result });
     return result;
   } catch (error) {
-    await deps.db
-      .update(scheduledRuns)
-      .set({ outcome: 'failed', finishedAt: new Date(), error: error instanceof Error ? error.message : String(error) })
-      .where(mine);
+    const message = error instanceof Error ? error.message : String(error);
+    await finishSlot(deps.db, scheduled.job, slot, { outcome: 'failed', error: message });
     throw error;
   }
-}
-
-/** Forgets scheduled runs older than `before` (housekeeping). */
-export async function pruneScheduledRuns(deps: Pick<Deps, 'db'>, before: Date): Promise<number> {
-  const deleted = await deps.db
-    .delete(scheduledRuns)
-    .where(lt(scheduledRuns.startedAt, before))
-    .returning({ job: scheduledRuns.job });
-  return deleted.length;
 }

@@ -55,8 +55,7 @@ export async function handleWebhook(
 
   const outcome = await deps.db.transaction(async (tx): Promise<WebhookOutcome> => {
     const txDeps = withDb(deps, tx);
-    if (!(await recordWebhookEvent(tx, eventId, type)))
-      return { applied: false, duplicate: true };
+    if (!(await recordWebhookEvent(tx, eventId, type))) return { applied: false, duplicate: true };
     if ((type === 'payment.captured' || type === 'order.paid') && paymentId && orderId) {
       try {
         const result = await applyConfirmedPayment(txDeps, actor, {

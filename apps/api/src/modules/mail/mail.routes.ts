@@ -33,7 +33,11 @@ export async function mailRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { items, total } = await service.listUndeliveredMail(app.deps, requireActor(request), request.query);
+      const { items, total } = await service.listUndeliveredMail(
+        app.deps,
+        requireActor(request),
+        request.query,
+      );
       return pageEnvelope(request.query, items, total);
     },
   );
@@ -68,7 +72,10 @@ export async function mailRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.resendMail(app.deps, requireActor(request), { id: request.params.id, to: request.body.to });
+      await service.resendMail(app.deps, requireActor(request), {
+        id: request.params.id,
+        to: request.body.to,
+      });
       return { success: true as const, message: messages.mail.resent };
     },
   );

@@ -31,7 +31,11 @@ export async function listUndeliveredMail(
   return { items, total };
 }
 
-export async function listMailAttempts(deps: Deps, actor: Actor, input: { id: string }): Promise<MailAttempt[]> {
+export async function listMailAttempts(
+  deps: Deps,
+  actor: Actor,
+  input: { id: string },
+): Promise<MailAttempt[]> {
   requireSuperAdmin(actor);
   if (!(await outbox.findOutboxMail(deps.db, input.id))) throw notFound(messages.mail.notFound);
   const attempts = await outbox.listDeliveryAttempts(deps.db, input.id);
@@ -52,7 +56,8 @@ export async function resendMail(deps: Deps, actor: Actor, input: { id: string; 
   await deps.db.transaction(async (tx) => {
     const mail = await outbox.findOutboxMail(tx, input.id);
     if (!mail) throw notFound(messages.mail.notFound);
-    if (!(await outbox.reopenUndeliveredMail(tx, input.id, input.to))) throw conflict(messages.mail.notUndelivered);
+    if (!(await outbox.reopenUndeliveredMail(tx, input.id, input.to)))
+      throw conflict(messages.mail.notUndelivered);
     await deps.jobs.send(tx, mailDelivery, { outboxId: input.id });
     await recordActivity(tx, {
       organizationId: actor.organizationId,

@@ -5,7 +5,12 @@ import { users } from '../../db/schema/index.js';
 /** The active user with this email (compared case-insensitively), or null: whom a reset link goes to. */
 export async function findActiveUserByEmail(db: Db, email: string) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, organizationId: users.organizationId, isActive: users.isActive })
+    .select({
+      id: users.id,
+      email: users.email,
+      organizationId: users.organizationId,
+      isActive: users.isActive,
+    })
     .from(users)
     .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
     .limit(1);

@@ -1,7 +1,7 @@
 import type { SystemActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { pruneRateLimitWindows } from '../../core/rate-limits.repo.js';
-import { pruneScheduledRuns } from '../../core/scheduled-runs.js';
+import { pruneScheduledRuns } from '../../core/scheduled-runs.repo.js';
 import { vacuumAnalyze } from './housekeeping.repo.js';
 
 /**
@@ -36,6 +36,9 @@ export async function runHousekeeping(
   ]);
   if (deps.dbKind === 'pglite') await vacuumAnalyze(deps.db);
   return Object.fromEntries(
-    ['rateLimitWindows', 'scheduledRuns', ...input.pruners.map((pruner) => pruner.name)].map((name, i) => [name, counts[i]!]),
+    ['rateLimitWindows', 'scheduledRuns', ...input.pruners.map((pruner) => pruner.name)].map((name, i) => [
+      name,
+      counts[i]!,
+    ]),
   );
 }

@@ -23,5 +23,8 @@ export async function enqueueInvite(
   user: { id: string; email: string; organizationId: string },
 ): Promise<void> {
   const link = await issuePasswordLink(deps, actor, { userId: user.id, purpose: 'invite' });
-  await deps.mailer.enqueue(deps.db, { ...inviteMail(user.email, link), organizationId: user.organizationId });
+  await deps.mailer.enqueue(deps.db, {
+    ...inviteMail(user.email, link),
+    organizationId: user.organizationId,
+  });
 }
