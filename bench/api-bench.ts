@@ -410,9 +410,14 @@ async function uploadsFigure(
 
 /**
  * A portal on a database of its own: seeded, with 1,000 organizations and 1,000 admin users, listening
- * on loopback, with the naive endpoint beside it and the platform administrator signed in.
+ * on loopback, with the naive endpoint beside it and the platform administrator signed in. Its mail
+ * goes to the log, or to `smtpUrl` when given (the mail figures, jobs-bench.ts).
  */
-async function startPortal(kind: 'pglite' | 'postgres', postgresUrl: string, userHash?: string) {
+export async function startPortal(
+  kind: 'pglite' | 'postgres',
+  postgresUrl: string,
+  options: { userHash?: string; smtpUrl?: string } = {},
+) {
   const { database, drop } = await openBenchDatabase(kind, postgresUrl);
   let app: FastifyInstance | undefined;
   const close = async () => {
@@ -425,7 +430,7 @@ async function startPortal(kind: 'pglite' | 'postgres', postgresUrl: string, use
     const hasher = createPasswordHasher();
     await seed(database.db, hasher, ADMIN);
     const [adminRole] = await database.db.select().from(roles).where(eq(roles.name, 'admin'));
-    const passwordHash = userHash ?? (await hasher.hash(BENCH_USER_PASSWORD));
+    const passwordHash = options.userHash ?? (await hasher.hash(BENCH_USER_PASSWORD));
     await createOrganizations(database.db, 1_000);
     await growUsers(database.db, { from: 1, to: 1_000, roleId: adminRole!.id, passwordHash });
 
@@ -436,6 +441,7 @@ async function startPortal(kind: 'pglite' | 'postgres', postgresUrl: string, use
       PUBLIC_URL: 'http://127.0.0.1',
       PAYMENT_PROVIDER: 'sandbox',
       SESSION_SECRET,
+      SMTP_URL: options.smtpUrl,
     });
     app = await buildApp({
       env,
@@ -650,7 +656,7 @@ export async function benchApi(
     log(`[${kind}] a second portal at 1,000 users, measured in turn with the first`);
     // Both data sets served at once, so each round's ratio is taken seconds apart, as every other
     // pair's: measured minutes apart, the same code read 0.71 to 1.52 (docs/decisions/008).
-    const small = await startPortal(kind, postgresUrl, userHash);
+    const small = await startPortal(kind, postgresUrl, { userHash });
     closing.push(small.close);
     const growth = await compare(
       { list, search, list1k: small.targets.list, search1k: small.targets.search },

@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES, IDEMPOTENCY_HEADER, SCOPES, type FeatureKey, type Scope } from '@portal/shared';
-import { creditLedger, notifications, supportTickets, users } from '../src/db/schema/index.js';
+import { creditLedger, emailOutbox, notifications, supportTickets, users } from '../src/db/schema/index.js';
 import { onboardingBody, terms } from '../src/modules/billing/test-helpers.js';
 import { systemActor } from '../src/core/actor.js';
 import { storeFile } from '../src/modules/files/index.js';
@@ -241,6 +241,25 @@ async function notificationOf(actor: ActorName): Promise<Target> {
       body: 'A ticket was raised',
     })
     .returning({ id: notifications.id });
+  return { id: row!.id };
+}
+
+/** A mail to tenant A's admin the portal gave up on. */
+async function undeliveredMailOfA(): Promise<Target> {
+  const [row] = await ctx.database.db
+    .insert(emailOutbox)
+    .values({
+      kind: 'invitation',
+      organizationId: orgA,
+      toAddress: accounts.adminA.email,
+      subject: `Undelivered ${next()}`,
+      textBody: 'Set your password',
+      status: 'undelivered',
+      attempts: 1,
+      lastError: '550 No such user',
+      gaveUpAt: new Date(),
+    })
+    .returning({ id: emailOutbox.id });
   return { id: row!.id };
 }
 
@@ -839,6 +858,28 @@ const ROUTES: RouteCase[] = [
       return target;
     },
     send: (s, t) => s.post(`/api/auth/users/${t.id}/two-factor/reset`),
+  },
+  // Undelivered mail: the platform's to watch and resend, whoever it was to.
+  {
+    route: 'GET /api/auth/mail/undelivered',
+    feature: null,
+    expected: platformOnly(200),
+    setup: undeliveredMailOfA,
+    send: (s) => s.get('/api/auth/mail/undelivered'),
+  },
+  {
+    route: 'GET /api/auth/mail/:id/attempts',
+    feature: null,
+    expected: platformOnly(200),
+    setup: undeliveredMailOfA,
+    send: (s, t) => s.get(`/api/auth/mail/${t.id}/attempts`),
+  },
+  {
+    route: 'POST /api/auth/mail/:id/resend',
+    feature: null,
+    expected: platformOnly(200),
+    setup: undeliveredMailOfA,
+    send: (s, t) => s.post(`/api/auth/mail/${t.id}/resend`, {}),
   },
   // Sessions: one's own; another user's only through the platform operator's end-sessions.
   {

@@ -114,10 +114,15 @@ export function createJobQueue(options: { db: Db; config: AppConfig; log: Fastif
 
   async function work(deps: Deps, definition: JobDefinition) {
     const actor = systemActor(`job:${definition.name}`);
+    const batchSize = definition.batchSize ?? 1;
+    let workerId: string | undefined;
     const id = await boss.work<unknown>(
       definition.name,
-      { batchSize: definition.batchSize ?? 1, includeMetadata: true },
+      { batchSize, includeMetadata: true },
       async (jobs) => {
+        // A full batch means more are likely waiting: fetch again at once instead of after the polling
+        // interval, which would otherwise cap a queue at one batch per interval.
+        if (jobs.length === batchSize && workerId) boss.notifyWorker(workerId);
         // Each job of a batch succeeds or fails on its own: a failed one is handed back for retry here,
         // and pg-boss then completes only those still active.
         const outcomes = await Promise.allSettled(
@@ -155,6 +160,7 @@ export function createJobQueue(options: { db: Db; config: AppConfig; log: Fastif
         return jobs.length === 1 && only?.status === 'fulfilled' ? (only.value as object) : undefined;
       },
     );
+    workerId = id;
     workerIds.push(id);
   }
 

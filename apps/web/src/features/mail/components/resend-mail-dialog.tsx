@@ -89,7 +89,13 @@ export function ResendMailDialog({ mail, onClose }: { mail: UndeliveredMail; onC
       maxWidth="md"
       aria-labelledby="resend-mail-dialog-title"
     >
-      <form noValidate onSubmit={submit}>
+      {/* A flex column, as the dialog's paper is: the title and buttons stay put while a long list of attempts scrolls. */}
+      <Box
+        component="form"
+        noValidate
+        onSubmit={submit}
+        sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}
+      >
         <DialogTitle id="resend-mail-dialog-title">{messages.mail.resend}</DialogTitle>
         <DialogContent>
           <Box
@@ -124,7 +130,7 @@ export function ResendMailDialog({ mail, onClose }: { mail: UndeliveredMail; onC
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
             {messages.mail.attemptsTitle}
           </Typography>
-          <Box sx={{ mx: -3, mb: 2 }}>
+          <Box sx={{ mx: -2, mb: 2 }}>
             <DataTable
               label={messages.mail.attemptsTitle}
               columns={ATTEMPT_COLUMNS}
@@ -159,7 +165,7 @@ export function ResendMailDialog({ mail, onClose }: { mail: UndeliveredMail; onC
             {messages.mail.resend}
           </Button>
         </DialogActions>
-      </form>
+      </Box>
     </Dialog>
   );
 }

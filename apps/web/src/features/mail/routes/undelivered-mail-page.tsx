@@ -19,12 +19,35 @@ import { ErrorText } from '../components/error-text';
 import { ResendMailDialog } from '../components/resend-mail-dialog';
 import { labels } from '../labels';
 
+/**
+ * `10 Apr 2026, 12:30 am`, broken (if the column is narrow) after the date only: the row's ⋮ stays
+ * beside the sidebar at 1280 px.
+ */
+function DateTime({ value }: { value: string }) {
+  const [day, time] = formatDateTime(value).split(', ');
+  return (
+    <time dateTime={value}>
+      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+        {time ? `${day},` : day}
+      </Box>
+      {time && (
+        <>
+          {' '}
+          <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+            {time}
+          </Box>
+        </>
+      )}
+    </time>
+  );
+}
+
 const COLUMNS: DataColumn<UndeliveredMail>[] = [
   {
     label: labels.recipient,
     card: 'title',
     render: (m) => m.to,
-    cellSx: { overflowWrap: 'anywhere', minWidth: 140 },
+    cellSx: { overflowWrap: 'anywhere', minWidth: 160 },
   },
   { label: labels.subject, card: 'subtitle', render: (m) => m.subject, cellSx: { minWidth: 160 } },
   { label: labels.kind, render: (m) => MAIL_KIND_LABELS[m.kind] },
@@ -33,13 +56,9 @@ const COLUMNS: DataColumn<UndeliveredMail>[] = [
   {
     label: labels.lastError,
     render: (m) => (m.lastError ? <ErrorText text={m.lastError} /> : labels.noError),
-    cellSx: { minWidth: 180, maxWidth: 280 },
+    cellSx: { minWidth: 160, maxWidth: 240 },
   },
-  {
-    label: labels.gaveUpAt,
-    render: (m) => <time dateTime={m.gaveUpAt}>{formatDateTime(m.gaveUpAt)}</time>,
-    cellSx: { whiteSpace: 'nowrap' },
-  },
+  { label: labels.gaveUpAt, render: (m) => <DateTime value={m.gaveUpAt} />, cellSx: { minWidth: 96 } },
 ];
 
 /**
