@@ -16,6 +16,8 @@ export type PeerReply =
 export interface PeerProcess {
   /** 'smtp://127.0.0.1:PORT', as the portal's SMTP_URL or a nodemailer transport takes it. */
   url: string;
+  /** The peer's process. */
+  pid: number;
   /** Messages the peer has accepted so far. */
   count(): Promise<number>;
   /** Resolves with the time (Date.now()) the peer held `count` messages; rejects after `timeoutMs`. */
@@ -75,6 +77,7 @@ export async function startPeerProcess(): Promise<PeerProcess> {
 
   return {
     url: ready.url,
+    pid: child.pid!,
     async count() {
       const reply = await ask({ type: 'count' });
       if (reply.type !== 'count') throw new Error(`the SMTP peer answered ${reply.type} to count`);

@@ -104,7 +104,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Jobs start once every route is in place, and stop before the pools they use close.
   app.addHook('onReady', async () => deps.jobs.start(deps, jobDefinitions));
   app.addHook('onClose', async () => {
-    await deps.jobs.stop();
+    await deps.jobs.stop(() => deps.mailer.close());
     await deps.workers.close();
   });
   // Lets plugins name `db` as a dependency.

@@ -62,8 +62,11 @@ export interface JobQueue {
   send<T>(db: Db, job: JobName<T>, data: T, options?: { singletonKey?: string }): Promise<void>;
   /** Creates the queues, then takes jobs (and schedules) as `config.jobs` allows. */
   start(deps: Deps, definitions: readonly JobDefinition[]): Promise<void>;
-  /** Stops taking jobs, lets running ones finish for `config.jobs.shutdownMs`, and leaves the rest queued. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs, lets running ones finish for `config.jobs.shutdownMs`, and leaves the rest
+   * queued; `cutShort` then ends what those still running wait on (the mail transport).
+   */
+  stop(cutShort?: () => Promise<void> | void): Promise<void>;
   /** Resolves once no job of these queues is waiting or running (tests, the bench). */
   settled(timeoutMs?: number): Promise<void>;
 }
@@ -71,10 +74,9 @@ export interface JobQueue {
 export const JOB_SCHEMA = 'pgboss';
 const TIME_ZONE = 'Asia/Kolkata';
 
-function bossOptions(db: Db, config: AppConfig): PgBoss.ConstructorOptions {
+function bossOptions(config: AppConfig): PgBoss.ConstructorOptions {
   const { jobs } = config;
   return {
-    db: executorOn(db),
     schema: JOB_SCHEMA,
     migrate: true,
     supervise: jobs.supervise,
@@ -105,63 +107,82 @@ export async function installJobSchema(db: Db): Promise<void> {
 /** The portal's job queue: pg-boss on the portal's own database, embedded or PostgreSQL. */
 export function createJobQueue(options: { db: Db; config: AppConfig; log: FastifyBaseLogger }): JobQueue {
   const { db, config, log } = options;
-  const boss = new PgBoss(bossOptions(db, config));
+  // Once stopped, statements answer nothing, as pg-boss's own connection does once closed: a try that
+  // outlived the shutdown was handed back to the queue already, and its late completion (which
+  // pg-boss does not await) must not reach a pool that may be closed by then.
+  let stopped = false;
+  const onPool = executorOn(db);
+  const boss = new PgBoss({
+    ...bossOptions(config),
+    db: {
+      executeSql: (text, values) =>
+        stopped ? (Promise.resolve(undefined) as never) : onPool.executeSql(text, values),
+    },
+  });
   // pg-boss reports a failed poll or maintenance run as an event; unheard, Node would throw it.
   boss.on('error', (error) => log.warn({ err: error }, 'job queue error'));
   const queues = new Set<string>();
   const workerIds: string[] = [];
+  const running = new Set<Promise<unknown>>();
   let started = false;
 
   async function work(deps: Deps, definition: JobDefinition) {
     const actor = systemActor(`job:${definition.name}`);
     const batchSize = definition.batchSize ?? 1;
     let workerId: string | undefined;
-    const id = await boss.work<unknown>(
-      definition.name,
-      { batchSize, includeMetadata: true },
-      async (jobs) => {
-        // A full batch means more are likely waiting: fetch again at once instead of after the polling
-        // interval, which would otherwise cap a queue at one batch per interval.
-        if (jobs.length === batchSize && workerId) boss.notifyWorker(workerId);
-        // Each job of a batch succeeds or fails on its own: a failed one is handed back for retry here,
-        // and pg-boss then completes only those still active.
-        const outcomes = await Promise.allSettled(
-          jobs.map((job) => {
-            const run: JobRun<unknown> = {
-              id: job.id,
-              data: job.data,
-              retryCount: job.retryCount,
-              retryLimit: job.retryLimit,
-              // Timestamps come as text through drizzle's driver.
-              createdOn: new Date(job.createdOn),
-            };
-            return definition.schedule
-              ? runOncePerSlot(
-                  deps,
-                  { job: definition.name, cron: definition.schedule, timeZone: TIME_ZONE, run },
-                  () => definition.run(deps, actor, run),
-                )
-              : definition.run(deps, actor, run);
-          }),
-        );
-        const failed = outcomes.flatMap((outcome, i) =>
-          outcome.status === 'rejected' ? [{ id: jobs[i]!.id, error: outcome.reason as unknown }] : [],
-        );
-        for (const { id: jobId, error } of failed) {
-          log.warn(
-            { err: error, job: definition.name, jobId },
-            'job failed; it will be tried again if it has tries left',
-          );
-          await boss.fail(definition.name, jobId, {
-            message: error instanceof Error ? error.message : String(error),
-          });
-        }
-        const [only] = outcomes;
-        return jobs.length === 1 && only?.status === 'fulfilled' ? (only.value as object) : undefined;
-      },
+    const id = await boss.work<unknown>(definition.name, { batchSize, includeMetadata: true }, (jobs) =>
+      track(handle(jobs)),
     );
     workerId = id;
     workerIds.push(id);
+
+    async function handle(jobs: PgBoss.JobWithMetadata<unknown>[]) {
+      // A full batch means more are likely waiting: fetch again at once instead of after the polling
+      // interval, which would otherwise cap a queue at one batch per interval.
+      if (jobs.length === batchSize && workerId) boss.notifyWorker(workerId);
+      // Each job of a batch succeeds or fails on its own: a failed one is handed back for retry here,
+      // and pg-boss then completes only those still active.
+      const outcomes = await Promise.allSettled(
+        jobs.map((job) => {
+          const run: JobRun<unknown> = {
+            id: job.id,
+            data: job.data,
+            retryCount: job.retryCount,
+            retryLimit: job.retryLimit,
+            // Timestamps come as text through drizzle's driver.
+            createdOn: new Date(job.createdOn),
+          };
+          return definition.schedule
+            ? runOncePerSlot(
+                deps,
+                { job: definition.name, cron: definition.schedule, timeZone: TIME_ZONE, run },
+                () => definition.run(deps, actor, run),
+              )
+            : definition.run(deps, actor, run);
+        }),
+      );
+      const failed = outcomes.flatMap((outcome, i) =>
+        outcome.status === 'rejected' ? [{ id: jobs[i]!.id, error: outcome.reason as unknown }] : [],
+      );
+      for (const { id: jobId, error } of failed) {
+        log.warn(
+          { err: error, job: definition.name, jobId },
+          'job failed; it will be tried again if it has tries left',
+        );
+        await boss
+          .fail(definition.name, jobId, { message: error instanceof Error ? error.message : String(error) })
+          .catch((failure: unknown) => log.warn({ err: failure, jobId }, 'could not hand a failed job back'));
+      }
+      const [only] = outcomes;
+      return jobs.length === 1 && only?.status === 'fulfilled' ? (only.value as object) : undefined;
+    }
+  }
+
+  /** Keeps a running batch in `running` until it settles, so a shutdown can wait for the stragglers. */
+  function track<T>(batch: Promise<T>): Promise<T> {
+    running.add(batch);
+    void batch.finally(() => running.delete(batch)).catch(() => undefined);
+    return batch;
   }
 
   return {
@@ -193,10 +214,20 @@ export function createJobQueue(options: { db: Db; config: AppConfig; log: Fastif
       }
     },
 
-    async stop() {
+    async stop(cutShort) {
       if (!started) return;
       started = false;
       await boss.stop({ graceful: true, close: false, wait: true, timeout: config.jobs.shutdownMs });
+      stopped = true;
+      // Tries still running were handed back to the queue; cut their work (the SMTP connections) and
+      // give them a moment to record what they did while the pool is still open.
+      if (running.size > 0) {
+        await cutShort?.();
+        await Promise.race([
+          Promise.allSettled([...running]),
+          new Promise((r) => setTimeout(r, 2_000).unref()),
+        ]);
+      }
     },
 
     async settled(timeoutMs = 30_000) {

@@ -49,6 +49,8 @@ export interface Mailer {
   enqueue(db: Db, mail: Mail): Promise<string>;
   /** Hands an outbox mail to the SMTP server (or the mail folder, or the log) once. */
   send(db: Db, outboxId: string): Promise<SendOutcome>;
+  /** Closes the SMTP connections: a send still waiting on one fails (shutdown). */
+  close(): void;
 }
 
 /**
@@ -155,6 +157,9 @@ export function createMailer(options: {
       } catch (error) {
         return classifySmtpError(error);
       }
+    },
+    close() {
+      transport?.close();
     },
   };
 }
