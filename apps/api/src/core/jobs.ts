@@ -129,17 +129,17 @@ export function createJobQueue(options: { db: Db; config: AppConfig; log: Fastif
   async function work(deps: Deps, definition: JobDefinition) {
     const actor = systemActor(`job:${definition.name}`);
     const batchSize = definition.batchSize ?? 1;
-    let workerId: string | undefined;
-    const id = await boss.work<unknown>(definition.name, { batchSize, includeMetadata: true }, (jobs) =>
+    // pg-boss may hand the first batch over before `work` resolves with the worker's id.
+    const worker = { id: '' };
+    worker.id = await boss.work<unknown>(definition.name, { batchSize, includeMetadata: true }, (jobs) =>
       track(handle(jobs)),
     );
-    workerId = id;
-    workerIds.push(id);
+    workerIds.push(worker.id);
 
     async function handle(jobs: PgBoss.JobWithMetadata<unknown>[]) {
       // A full batch means more are likely waiting: fetch again at once instead of after the polling
       // interval, which would otherwise cap a queue at one batch per interval.
-      if (jobs.length === batchSize && workerId) boss.notifyWorker(workerId);
+      if (jobs.length === batchSize && worker.id) boss.notifyWorker(worker.id);
       // Each job of a batch succeeds or fails on its own: a failed one is handed back for retry here,
       // and pg-boss then completes only those still active.
       const outcomes = await Promise.allSettled(
