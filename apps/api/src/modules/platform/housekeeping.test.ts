@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { idempotencyKeys, rateLimitBuckets, sessions, storedFiles, users } from '../../db/schema/index.js';
+import {
+  idempotencyKeys,
+  rateLimitBuckets,
+  scheduledRuns,
+  sessions,
+  storedFiles,
+  users,
+} from '../../db/schema/index.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/harness.js';
 import { usePostgres } from '../../../test/test-database.js';
 import { sha256Hex } from '../../lib/tokens.js';
@@ -62,6 +69,20 @@ describe('housekeeping', () => {
       .from(idempotencyKeys)
       .where(eq(idempotencyKeys.userId, USER));
     expect(keys.map((k) => k.key)).toEqual(['recent']);
+  });
+
+  it("forgets scheduled runs older than the jobs' retention, and keeps the recent ones", async () => {
+    const days = ctx.app.deps.config.jobs.retentionDays;
+    const now = new Date();
+    const startedAt = (ageDays: number) => new Date(now.getTime() - ageDays * 24 * HOUR);
+    await ctx.database.db.insert(scheduledRuns).values([
+      { job: 'test.old', slot: startedAt(days + 1), startedAt: startedAt(days + 1), outcome: 'completed' },
+      { job: 'test.recent', slot: startedAt(days - 1), startedAt: startedAt(days - 1), outcome: 'completed' },
+    ]);
+    const counts = await housekeep(now);
+    expect(counts.scheduledRuns).toBe(1);
+    const left = await ctx.database.db.select({ job: scheduledRuns.job }).from(scheduledRuns);
+    expect(left.map((r) => r.job)).toEqual(['test.recent']);
   });
 
   it('deletes sessions whose refresh token has expired; a live session keeps working', async () => {
