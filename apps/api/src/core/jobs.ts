@@ -107,6 +107,28 @@ export async function installJobSchema(db: Db): Promise<void> {
   await boss.stop({ graceful: false, close: false });
 }
 
+/** A deadlock, or a row another process inserted a moment before. */
+const RACE_CODES = new Set(['40P01', '23505']);
+
+/**
+ * Runs `work` again when it lost a race with another process. Processes starting at once each create
+ * the same queues (a row and a partition, one statement): one may deadlock. Creating a queue that
+ * exists changes nothing, so a try after a short random pause succeeds.
+ */
+async function retryOnRace(work: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code =
+        (error as { code?: string; cause?: { code?: string } }).cause?.code ??
+        (error as { code?: string }).code;
+      if (!code || !RACE_CODES.has(code) || attempt === 10) throw error;
+      await new Promise((resolve) => setTimeout(resolve, attempt * (50 + Math.random() * 100)));
+    }
+  }
+}
+
 /** The portal's job queue: pg-boss on the portal's own database, embedded or PostgreSQL. */
 export function createJobQueue(options: { db: Db; config: AppConfig; log: FastifyBaseLogger }): JobQueue {
   const { db, config, log } = options;
@@ -210,8 +232,10 @@ export function createJobQueue(options: { db: Db; config: AppConfig; log: Fastif
           retryBackoff,
           expireInSeconds,
         };
-        if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, queue);
-        else await boss.createQueue(definition.name, queue);
+        await retryOnRace(async () => {
+          if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, queue);
+          else await boss.createQueue(definition.name, queue);
+        });
         queues.add(definition.name);
       }
       for (const definition of definitions) {
