@@ -53,13 +53,33 @@ async function withLock<T>(work: () => T): Promise<T> {
   }
 }
 
-type Ledger = Record<string, number>;
+/**
+ * Per account: the last step handed out, and until when that code is the account's alone. The portal
+ * refuses any step not after the last one it accepted, so a later step submitted first would turn an
+ * earlier one away: a code is leased until its sign-in has surely been submitted.
+ */
+type Ledger = Record<string, { step: number; leasedUntil: number }>;
+const LEASE_MS = 10_000;
 const readLedger = (): Ledger =>
   existsSync(LEDGER) ? (JSON.parse(readFileSync(LEDGER, 'utf8')) as Ledger) : {};
 
 /** The earliest step `email` may still use: after its last one, and not before now. */
 function nextStep(ledger: Ledger, email: string, now: number): number {
-  return Math.max((ledger[email.toLowerCase()] ?? -1) + 1, Math.floor(now / PERIOD_MS));
+  return Math.max((ledger[email.toLowerCase()]?.step ?? -1) + 1, Math.floor(now / PERIOD_MS));
+}
+
+/** When `email` may take its next step: its lease is over and that step is at most one ahead. */
+function readyAt(ledger: Ledger, email: string, now: number): number {
+  const step = nextStep(ledger, email, now);
+  const stepOpens = step > Math.floor(now / PERIOD_MS) + 1 ? (step - 1) * PERIOD_MS + 200 : 0;
+  return Math.max(ledger[email.toLowerCase()]?.leasedUntil ?? 0, stepOpens);
+}
+
+function take(ledger: Ledger, email: string, now: number): number {
+  const step = nextStep(ledger, email, now);
+  ledger[email.toLowerCase()] = { step, leasedUntil: now + LEASE_MS };
+  writeFileSync(LEDGER, JSON.stringify(ledger));
+  return step;
 }
 
 export function codeAt(secret: string, step: number): string {
@@ -68,20 +88,16 @@ export function codeAt(secret: string, step: number): string {
 
 /**
  * Takes a step for one account from `emails` (the one free soonest) and answers its code: the current
- * step or the next (the portal accepts both), waiting when every account has used both.
+ * step or the next (the portal accepts both), waiting while every account is leased or has used both.
  */
 export async function claimCode(emails: readonly string[]): Promise<{ email: string; code: string }> {
   for (;;) {
     const claimed = await withLock((): { wait: number } | { email: string; step: number } => {
       const ledger = readLedger();
       const now = Date.now();
-      const current = Math.floor(now / PERIOD_MS);
-      const [email] = [...emails].sort((a, b) => nextStep(ledger, a, now) - nextStep(ledger, b, now));
-      const step = nextStep(ledger, email!, now);
-      if (step > current + 1) return { wait: (step - 1) * PERIOD_MS - now + 200 };
-      ledger[email!.toLowerCase()] = step;
-      writeFileSync(LEDGER, JSON.stringify(ledger));
-      return { email: email!, step };
+      const [email] = [...emails].sort((a, b) => readyAt(ledger, a, now) - readyAt(ledger, b, now));
+      const wait = readyAt(ledger, email!, now) - now;
+      return wait > 0 ? { wait } : { email: email!, step: take(ledger, email!, now) };
     });
     if ('wait' in claimed) {
       await sleep(claimed.wait);
@@ -100,12 +116,6 @@ export async function codeFor(email: string): Promise<string> {
 
 /** For enrolment: a code of a secret not recorded yet, its step noted as used for `email`. */
 export async function firstCode(email: string, secret: string): Promise<string> {
-  const step = await withLock(() => {
-    const ledger = readLedger();
-    const claimed = nextStep(ledger, email, Date.now());
-    ledger[email.toLowerCase()] = claimed;
-    writeFileSync(LEDGER, JSON.stringify(ledger));
-    return claimed;
-  });
+  const step = await withLock(() => take(readLedger(), email, Date.now()));
   return codeAt(secret, step);
 }
