@@ -21,3 +21,4 @@ export * from './schemas/users.js';
 export * from './schemas/support.js';
 export * from './schemas/two-factor.js';
 export * from './schemas/workspace.js';
+export * from './schemas/renewals.js';

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../db/client.js';
 import type { Env } from '../env.js';
 import type { PasswordHasher } from '../lib/passwords.js';
+import type { Clock } from './clock.js';
 import type { AppConfig } from './config.js';
 import type { JobQueue } from './jobs.js';
 import type { Mailer } from './mail.js';
@@ -32,6 +33,8 @@ export interface Deps {
   secrets: Secrets;
   /** Durable background work: `send` a job inside the change's transaction (core/jobs.ts). */
   jobs: JobQueue;
+  /** The billing cycle's time: the system clock, or a test's (core/clock.ts). */
+  clock: Clock;
 }
 
 /** The same deps on another connection or transaction. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { JobDefinition } from '../core/jobs.js';
 import { authRoutes } from './auth/index.js';
-import { billingRoutes, pruneIdempotencyKeys } from './billing/index.js';
+import { billingRoutes, pruneIdempotencyKeys, renewalChargeJob, renewalRunJob } from './billing/index.js';
 import { activityRoutes } from './activity/index.js';
 import { dashboardRoutes } from './dashboard/index.js';
 import { notificationsRoutes, subscriptionNoticesJob } from './notifications/index.js';
@@ -45,6 +45,8 @@ export const jobDefinitions: readonly JobDefinition[] = [
   passwordResetMailJob,
   housekeepingJob(housekeepingPruners),
   subscriptionNoticesJob,
+  renewalRunJob,
+  renewalChargeJob,
 ];
 
 export async function registerModules(app: FastifyInstance) {

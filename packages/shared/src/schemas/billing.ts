@@ -234,6 +234,8 @@ export const onboardingBodySchema = z.object({
   user: createUserBodySchema.partial({ roleId: true }),
   subscription: subscriptionTermsSchema,
   payment: manualPaymentInputSchema.optional(),
+  /** The plan renews each month on its own (docs/product.md "Renewals"). */
+  autoRenew: z.boolean().default(false),
 });
 export type OnboardingBody = z.input<typeof onboardingBodySchema>;
 

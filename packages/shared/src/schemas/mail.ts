@@ -11,6 +11,7 @@ export const MAIL_KINDS = [
   'two_factor_reset',
   'tax_invoice',
   'credit_note',
+  'renewal_notice',
 ] as const;
 export const mailKindSchema = z.enum(MAIL_KINDS);
 export type MailKind = z.infer<typeof mailKindSchema>;
@@ -23,6 +24,7 @@ export const MAIL_KIND_LABELS: Record<MailKind, string> = {
   two_factor_reset: 'Two-factor reset',
   tax_invoice: 'Tax invoice',
   credit_note: 'Credit note',
+  renewal_notice: 'Renewal notice',
 };
 
 /** A mail the portal gave up on: the SMTP server refused it for good, or kept failing past the retries. */

@@ -9,6 +9,9 @@ export const NOTIFICATION_KINDS = [
   'invoice_issued',
   'refund_processed',
   'mail_undelivered',
+  'renewal_notice',
+  'renewal_charged',
+  'renewal_failed',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

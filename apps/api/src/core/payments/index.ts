@@ -1,11 +1,11 @@
 import type { Db } from '../../db/client.js';
 import type { Env } from '../../env.js';
 import { getOrCreateSecret } from '../settings.repo.js';
-import type { PaymentProvider } from './payment-provider.js';
+import type { MandateDebits, PaymentProvider } from './payment-provider.js';
 import { createRazorpayProvider } from './razorpay-provider.js';
 import { createSandboxProvider, type SandboxProvider } from './sandbox-provider.js';
 
-export type { PaymentProvider, ProviderOrder } from './payment-provider.js';
+export type { MandateCharge, MandateDebits, PaymentProvider, ProviderOrder } from './payment-provider.js';
 export type { SandboxProvider } from './sandbox-provider.js';
 
 /**
@@ -24,9 +24,16 @@ export function createPaymentProvider(deps: { env: Env; db: Db }): Promise<Payme
       }),
     );
   }
-  return getOrCreateSecret(deps.db, 'sandbox_payment_secret').then(createSandboxProvider);
+  return getOrCreateSecret(deps.db, 'sandbox_payment_secret').then((secret) =>
+    createSandboxProvider(secret, deps.db),
+  );
 }
 
 export function isSandbox(provider: PaymentProvider): provider is SandboxProvider {
   return provider.name === 'sandbox';
+}
+
+/** The provider's mandate debits, when it offers them (the sandbox so far; docs/decisions/027). */
+export function mandateDebitsOf(provider: PaymentProvider): MandateDebits | null {
+  return isSandbox(provider) ? provider : null;
 }

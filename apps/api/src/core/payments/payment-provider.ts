@@ -39,6 +39,23 @@ export interface PaymentProvider {
   verifyWebhook(rawBody: Buffer, signature: string): boolean;
 }
 
+/** What came of one debit on a mandate. */
+export type MandateCharge =
+  | { status: 'captured'; providerPaymentId: string }
+  | { status: 'failed'; reason: string };
+
+/**
+ * Debits on a registered card or UPI mandate, which the portal starts (docs/decisions/027). Only the
+ * sandbox offers them so far; with Razorpay, renewals are paid by their notice (manual collection).
+ */
+export interface MandateDebits {
+  /**
+   * Debits the mandate once per `receipt`: asked again with the same receipt (a retry after a crash),
+   * it answers the first outcome and moves no money.
+   */
+  chargeMandate(input: { mandateToken: string; amountPaise: number; receipt: string }): Promise<MandateCharge>;
+}
+
 const CHECKOUT_NAME = 'Interview Credits Portal';
 const CHECKOUT_DESCRIPTION = 'AI Interview Bot credits';
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { COLLECTION_METHODS, MANDATE_STATUSES, RENEWAL_STATUSES } from '@portal/shared';
 import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestampTz, updatedAt } from './columns.js';
 import { organizations } from './tenancy.js';
@@ -151,4 +152,79 @@ export const webhookEvents = pgTable('webhook_events', {
   id: text('id').primaryKey(),
   eventType: text('event_type').notNull(),
   receivedAt: createdAt(),
+});
+
+/** Each organization's monthly plan (docs/product.md "Renewals"); period k starts `anchorAt` + k months. */
+export const billingPlans = pgTable(
+  'billing_plans',
+  {
+    organizationId: uuid('organization_id')
+      .primaryKey()
+      .references(() => organizations.id),
+    creditsPerPeriod: integer('credits_per_period').notNull(),
+    pricePerCreditPaise: integer('price_per_credit_paise').notNull(),
+    taxRateBp: integer('tax_rate_bp').notNull(),
+    amountPaise: integer('amount_paise').notNull(),
+    autoRenew: boolean('auto_renew').notNull().default(false),
+    collection: text('collection', { enum: ['manual', 'mandate'] })
+      .notNull()
+      .default('manual'),
+    mandateStatus: text('mandate_status', { enum: MANDATE_STATUSES }).notNull().default('none'),
+    mandateToken: text('mandate_token'),
+    mandateMaxPaise: integer('mandate_max_paise'),
+    anchorAt: timestampTz('anchor_at').notNull(),
+    /** The next period to renew, and its start. */
+    nextPeriod: integer('next_period').notNull().default(1),
+    nextPeriodStart: timestampTz('next_period_start').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('billing_plans_due')
+      .on(t.nextPeriodStart)
+      .where(sql`${t.autoRenew}`),
+  ],
+);
+
+/** One period's renewal of a plan: its notice, its charge or payment, and what came of it. */
+export const renewals = pgTable(
+  'renewals',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    period: integer('period').notNull(),
+    periodStart: timestampTz('period_start').notNull(),
+    periodEnd: timestampTz('period_end').notNull(),
+    credits: integer('credits').notNull(),
+    pricePerCreditPaise: integer('price_per_credit_paise').notNull(),
+    taxRateBp: integer('tax_rate_bp').notNull(),
+    amountPaise: integer('amount_paise').notNull(),
+    collection: text('collection', { enum: COLLECTION_METHODS }).notNull(),
+    status: text('status', { enum: RENEWAL_STATUSES }).notNull(),
+    noticeSentAt: timestampTz('notice_sent_at'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestampTz('next_attempt_at'),
+    lastError: text('last_error'),
+    paymentId: uuid('payment_id').references(() => payments.id),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('renewals_org_period').on(t.organizationId, t.period),
+    index('renewals_open')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('notified', 'failed')`),
+  ],
+);
+
+/** The sandbox provider's record of mandate charges, by receipt (core/payments/sandbox-provider.ts). */
+export const sandboxMandateCharges = pgTable('sandbox_mandate_charges', {
+  receipt: text('receipt').primaryKey(),
+  providerPaymentId: text('provider_payment_id'),
+  amountPaise: integer('amount_paise').notNull(),
+  failure: text('failure'),
+  createdAt: createdAt(),
 });

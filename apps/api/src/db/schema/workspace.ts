@@ -1,3 +1,4 @@
+import { NOTIFICATION_KINDS } from '@portal/shared';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, id, timestampTz, updatedAt } from './columns.js';
@@ -61,17 +62,7 @@ export const notifications = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id),
-    kind: text('kind', {
-      enum: [
-        'ticket_created',
-        'payment_verified',
-        'subscription_expiring',
-        'subscription_expired',
-        'invoice_issued',
-        'refund_processed',
-        'mail_undelivered',
-      ],
-    }).notNull(),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
     title: text('title').notNull(),
     body: text('body').notNull(),
     link: text('link'),

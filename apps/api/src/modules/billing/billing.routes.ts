@@ -5,6 +5,7 @@ import { onboardingRoutes } from './onboarding.routes.js';
 import { ordersRoutes } from './orders.routes.js';
 import { paymentsRoutes } from './payments.routes.js';
 import { refundsRoutes } from './refunds.routes.js';
+import { renewalsRoutes } from './renewals.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 
@@ -21,4 +22,5 @@ export async function billingRoutes(app: FastifyInstance) {
   await app.register(webhookRoutes);
   await app.register(creditsRoutes);
   await app.register(apiKeysRoutes);
+  await app.register(renewalsRoutes);
 }

@@ -17,6 +17,7 @@ import { creditBalance, lockOrganization } from './ledger.repo.js';
 import { findAdminRoleId } from './onboarding.repo.js';
 import { recordManualPayment } from './payments.service.js';
 import { checkAmounts, newPeriod } from './rules.js';
+import { setUpPlan } from './renewals.service.js';
 import { updateSubscriptionRow } from './subscriptions.repo.js';
 import { grantSubscriptionCredits, insertSubscriptionRecord } from './subscriptions.service.js';
 
@@ -59,7 +60,7 @@ export async function onboard(deps: Deps, actor: Actor, input: { body: Onboardin
         amounts,
         paymentId: null,
         paid,
-        ...newPeriod(),
+        ...newPeriod(txDeps.clock.now()),
       });
 
       let payment = null;
@@ -82,6 +83,12 @@ export async function onboard(deps: Deps, actor: Actor, input: { body: Onboardin
         subscription = await updateSubscriptionRow(tx, subscription.id, { paymentId: payment.id });
       }
       await grantSubscriptionCredits(txDeps, actor, { subscription });
+      await setUpPlan(txDeps, {
+        organizationId,
+        terms: body.subscription,
+        validFrom: subscription.validFrom,
+        autoRenew: body.autoRenew,
+      });
 
       const data: OnboardingResult = {
         user: {

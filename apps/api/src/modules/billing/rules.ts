@@ -76,10 +76,18 @@ export function checkAmounts(figures: AmountFigures): Amounts {
 
 /** One calendar month later, kept on the last day when the next month is shorter (31 Jan → 28/29 Feb). */
 export function addOneMonth(from: Date): Date {
+  return addMonths(from, 1);
+}
+
+/**
+ * `months` calendar months after `from`, on the same day or the month's last (a plan anchored on the
+ * 31st renews on 28/29 Feb, then on 31 Mar again: each period is counted from the anchor, not the last).
+ */
+export function addMonths(from: Date, months: number): Date {
   const result = new Date(from.getTime());
   const day = result.getUTCDate();
   result.setUTCDate(1);
-  result.setUTCMonth(result.getUTCMonth() + 1);
+  result.setUTCMonth(result.getUTCMonth() + months);
   const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
   result.setUTCDate(Math.min(day, lastDay));
   return result;

@@ -1,0 +1,131 @@
+import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { OPEN_RENEWAL_STATUSES } from '@portal/shared';
+import type { Db } from '../../db/client.js';
+import { billingPlans, renewals } from '../../db/schema/index.js';
+
+export type PlanRow = typeof billingPlans.$inferSelect;
+export type RenewalRow = typeof renewals.$inferSelect;
+export type RenewalInsert = typeof renewals.$inferInsert;
+
+/** Creates the organization's plan, or replaces its terms and anchor (a new subscription set up by the operator). */
+export async function upsertPlan(db: Db, values: typeof billingPlans.$inferInsert): Promise<PlanRow> {
+  const { organizationId: _id, createdAt: _created, ...terms } = values;
+  const [row] = await db
+    .insert(billingPlans)
+    .values(values)
+    .onConflictDoUpdate({ target: billingPlans.organizationId, set: { ...terms, updatedAt: sql`now()` } })
+    .returning();
+  return row!;
+}
+
+export async function findPlan(db: Db, organizationId: string, lock = false): Promise<PlanRow | null> {
+  const query = db.select().from(billingPlans).where(eq(billingPlans.organizationId, organizationId));
+  const [row] = lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function updatePlan(
+  db: Db,
+  organizationId: string,
+  set: Partial<Omit<typeof billingPlans.$inferInsert, 'organizationId'>>,
+): Promise<PlanRow> {
+  const [row] = await db
+    .update(billingPlans)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(billingPlans.organizationId, organizationId))
+    .returning();
+  return row!;
+}
+
+/** Plans renewing automatically whose next period opens by `openBy`: the run's work list. */
+export async function plansToOpen(db: Db, openBy: Date, limit: number): Promise<PlanRow[]> {
+  return db
+    .select()
+    .from(billingPlans)
+    .where(and(eq(billingPlans.autoRenew, true), lte(billingPlans.nextPeriodStart, openBy)))
+    .orderBy(billingPlans.nextPeriodStart)
+    .limit(limit);
+}
+
+/** Inserts a period's renewal unless that period has one; null when another run opened it first. */
+export async function insertRenewal(db: Db, values: RenewalInsert): Promise<RenewalRow | null> {
+  const [row] = await db.insert(renewals).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+export async function findRenewal(db: Db, id: string, scope: string | null): Promise<RenewalRow | null> {
+  const [row] = await db
+    .select()
+    .from(renewals)
+    .where(and(eq(renewals.id, id), scope ? eq(renewals.organizationId, scope) : undefined));
+  return row ?? null;
+}
+
+export async function lockRenewal(db: Db, id: string): Promise<RenewalRow | null> {
+  const [row] = await db.select().from(renewals).where(eq(renewals.id, id)).for('update');
+  return row ?? null;
+}
+
+export async function updateRenewal(
+  db: Db,
+  id: string,
+  set: Partial<Omit<RenewalInsert, 'id' | 'organizationId' | 'period'>>,
+): Promise<RenewalRow> {
+  const [row] = await db
+    .update(renewals)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(renewals.id, id))
+    .returning();
+  return row!;
+}
+
+/**
+ * Takes a due debit for charging: a notified or failed renewal whose attempt time has come, or one
+ * left `charging` by a process that stopped (its retry uses the same receipt). Null when not due.
+ */
+export async function claimDueCharge(db: Db, id: string, now: Date): Promise<RenewalRow | null> {
+  const [row] = await db
+    .update(renewals)
+    .set({ status: 'charging', updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(renewals.id, id),
+        inArray(renewals.status, ['notified', 'failed', 'charging']),
+        lte(renewals.nextAttemptAt, now),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** Debits whose attempt time has come (ids only: each is charged by its own job). */
+export async function dueCharges(db: Db, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: renewals.id })
+    .from(renewals)
+    .where(
+      and(inArray(renewals.status, ['notified', 'failed', 'charging']), lte(renewals.nextAttemptAt, now)),
+    )
+    .orderBy(renewals.nextAttemptAt)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** Open renewals whose period has ended unpaid become `lapsed`; answers how many. */
+export async function lapseEndedRenewals(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .update(renewals)
+    .set({ status: 'lapsed', nextAttemptAt: null, updatedAt: sql`now()` })
+    .where(and(inArray(renewals.status, [...OPEN_RENEWAL_STATUSES]), lte(renewals.periodEnd, now)))
+    .returning({ id: renewals.id });
+  return rows.length;
+}
+
+export async function latestRenewals(db: Db, organizationId: string, limit: number): Promise<RenewalRow[]> {
+  return db
+    .select()
+    .from(renewals)
+    .where(eq(renewals.organizationId, organizationId))
+    .orderBy(desc(renewals.period))
+    .limit(limit);
+}

@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  billingPlanQuerySchema,
+  billingPlanSchema,
+  billingPlanViewSchema,
+  idParamsSchema,
+  manualPaymentInputSchema,
+  renewalSchema,
+  sandboxMandateBodySchema,
+  successSchema,
+  updateBillingPlanBodySchema,
+} from '@portal/shared';
+import { access, requireActor } from '../../plugins/access.js';
+import {
+  authorizeSandboxMandate,
+  billingPlanView,
+  recordRenewalPayment,
+  setAutoRenew,
+  skipRenewal,
+} from './renewals.service.js';
+
+const tags = ['billing'];
+
+/**
+ * The monthly plan and its renewals (docs/product.md "Renewals"). The admin system role holds
+ * Subscription Management READ and CREATE, so its own plan's choices (auto-renewal, skipping a debit,
+ * the mandate) need CREATE, as its API keys do; recording a payment is the platform operator's.
+ */
+export async function renewalsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/auth/billing-plan',
+    {
+      config: { access: access.can('subscriptions', 'READ') },
+      schema: {
+        tags,
+        summary: "The organization's monthly plan and its latest renewals",
+        querystring: billingPlanQuerySchema,
+        response: { 200: successSchema(billingPlanViewSchema) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await billingPlanView(app.deps, requireActor(request), request.query),
+    }),
+  );
+
+  app.put(
+    '/api/auth/billing-plan',
+    {
+      config: { access: access.can('subscriptions', 'CREATE') },
+      schema: {
+        tags,
+        summary: 'Turn automatic renewal on or off',
+        querystring: billingPlanQuerySchema,
+        body: updateBillingPlanBodySchema,
+        response: { 200: successSchema(billingPlanSchema) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await setAutoRenew(app.deps, requireActor(request), {
+        organizationId: request.query.organizationId,
+        autoRenew: request.body.autoRenew,
+      }),
+    }),
+  );
+
+  app.post(
+    '/api/auth/renewals/:id/skip',
+    {
+      config: { access: access.can('subscriptions', 'CREATE') },
+      schema: {
+        tags,
+        summary: 'Skip one announced renewal before it is charged',
+        params: idParamsSchema,
+        response: { 200: successSchema(renewalSchema) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await skipRenewal(app.deps, requireActor(request), { id: request.params.id }),
+    }),
+  );
+
+  app.post(
+    '/api/auth/renewals/:id/payments',
+    {
+      // Also needs Organization Management CREATE (platform operator), checked in the service.
+      config: { access: access.can('subscriptions', 'CREATE') },
+      schema: {
+        tags,
+        summary: 'Record a payment received for a renewal: its invoice and the period’s credits',
+        params: idParamsSchema,
+        body: manualPaymentInputSchema,
+        response: { 201: successSchema(renewalSchema) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send({
+        success: true as const,
+        data: await recordRenewalPayment(app.deps, requireActor(request), {
+          id: request.params.id,
+          body: request.body,
+        }),
+      }),
+  );
+
+  app.post(
+    '/api/admin/payment/sandbox/mandate',
+    {
+      config: { access: access.can('subscriptions', 'CREATE') },
+      schema: {
+        tags,
+        summary: "The sandbox's checkout registers a card mandate (404 unless the sandbox is active)",
+        body: sandboxMandateBodySchema,
+        response: { 200: successSchema(billingPlanSchema) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await authorizeSandboxMandate(app.deps, requireActor(request), request.body),
+    }),
+  );
+}

@@ -1,0 +1,568 @@
+import type { z } from 'zod';
+import {
+  computeAmounts,
+  formatCount,
+  formatDate,
+  formatRupees,
+  INTERVIEW_BOT_PRODUCT,
+  MANUAL_PAYMENT_RECEIVED_BY,
+  MANDATE_SILENT_LIMIT_PAISE,
+  messages,
+  PRE_DEBIT_NOTICE_LEAD_HOURS,
+  PRE_DEBIT_NOTICE_MIN_HOURS,
+  RENEWAL_RETRY_DAYS,
+  subscriptionTermsSchema,
+  type BillingPlan,
+  type BillingPlanView,
+  type manualPaymentInputSchema,
+  type Renewal,
+  type RenewalStatus,
+} from '@portal/shared';
+import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
+import { recordActivity } from '../../core/activity-log.repo.js';
+import { withDb, type Deps } from '../../core/deps.js';
+import { defineJob } from '../../core/jobs.js';
+import { isSandbox, mandateDebitsOf } from '../../core/payments/index.js';
+import { issueInvoice } from '../invoices/index.js';
+import { activeOrganizationAdmins, notifyOrganizationAdmins } from '../notifications/index.js';
+import { insertLedgerEntryOnce, lockOrganization } from './ledger.repo.js';
+import { insertPayment, type PaymentRow } from './payments.repo.js';
+import { recordManualPayment } from './payments.service.js';
+import { renewalNoticeMail } from './renewal-mails.js';
+import {
+  claimDueCharge,
+  dueCharges,
+  findPlan,
+  findRenewal,
+  insertRenewal,
+  lapseEndedRenewals,
+  latestRenewals,
+  lockRenewal,
+  plansToOpen,
+  updatePlan,
+  updateRenewal,
+  upsertPlan,
+  type PlanRow,
+  type RenewalRow,
+} from './renewals.repo.js';
+import { actingUserId, addMonths, organizationFor, requirePlatformBilling } from './rules.js';
+import { updateSubscriptionRow, type SubscriptionRow } from './subscriptions.repo.js';
+import { insertSubscriptionRecord, type SubscriptionTermsInput } from './subscriptions.service.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** How many plans or debits one run takes per query; a run loops until none is left. */
+const RUN_BATCH = 200;
+
+/** When period `k` of a plan starts (period 0 is the subscription set up at onboarding). */
+export function periodStart(plan: Pick<PlanRow, 'anchorAt'>, k: number): Date {
+  return addMonths(plan.anchorAt, k);
+}
+
+/** The period running at `at`: the largest k whose start is not after it. */
+export function periodAt(plan: Pick<PlanRow, 'anchorAt'>, at: Date): number {
+  const a = plan.anchorAt;
+  let k = Math.max(0, (at.getUTCFullYear() - a.getUTCFullYear()) * 12 + at.getUTCMonth() - a.getUTCMonth());
+  while (k > 0 && periodStart(plan, k) > at) k--;
+  while (periodStart(plan, k + 1) <= at) k++;
+  return k;
+}
+
+function planAmounts(plan: Pick<PlanRow, 'creditsPerPeriod' | 'pricePerCreditPaise' | 'taxRateBp'>) {
+  return computeAmounts({
+    credits: plan.creditsPerPeriod,
+    pricePerCreditPaise: plan.pricePerCreditPaise,
+    taxRateBp: plan.taxRateBp,
+  });
+}
+
+/**
+ * The organization's plan from the subscription set up at onboarding, in the caller's transaction:
+ * its terms, auto-renewal, and period 0 starting with that subscription.
+ */
+export async function setUpPlan(
+  deps: Deps,
+  input: {
+    organizationId: string;
+    terms: { totalInterviewCredits: number; interviewCreditsPricePaise: number; taxRateBp: number };
+    validFrom: Date;
+    autoRenew: boolean;
+  },
+): Promise<PlanRow> {
+  const plan = {
+    creditsPerPeriod: input.terms.totalInterviewCredits,
+    pricePerCreditPaise: input.terms.interviewCreditsPricePaise,
+    taxRateBp: input.terms.taxRateBp,
+  };
+  return upsertPlan(deps.db, {
+    organizationId: input.organizationId,
+    ...plan,
+    amountPaise: planAmounts(plan).grandTotalPaise,
+    autoRenew: input.autoRenew,
+    anchorAt: input.validFrom,
+    nextPeriod: 1,
+    nextPeriodStart: addMonths(input.validFrom, 1),
+  });
+}
+
+export function toPlanDto(plan: PlanRow, now: Date): BillingPlan {
+  const current = Math.max(0, Math.min(periodAt(plan, now), plan.nextPeriod - 1));
+  return {
+    organizationId: plan.organizationId,
+    creditsPerPeriod: plan.creditsPerPeriod,
+    pricePerCreditPaise: plan.pricePerCreditPaise,
+    taxRateBp: plan.taxRateBp,
+    amountPaise: plan.amountPaise,
+    autoRenew: plan.autoRenew,
+    collection: plan.collection,
+    mandateStatus: plan.mandateStatus,
+    currentPeriodStart: periodStart(plan, current).toISOString(),
+    currentPeriodEnd: periodStart(plan, current + 1).toISOString(),
+  };
+}
+
+export function toRenewalDto(row: RenewalRow): Renewal {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    period: row.period,
+    periodStart: row.periodStart.toISOString(),
+    periodEnd: row.periodEnd.toISOString(),
+    credits: row.credits,
+    amountPaise: row.amountPaise,
+    collection: row.collection,
+    status: row.status,
+    noticeSentAt: row.noticeSentAt?.toISOString() ?? null,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    paymentId: row.paymentId,
+    subscriptionId: row.subscriptionId,
+  };
+}
+
+/** GET /api/auth/billing-plan: the plan and its last 12 renewals. */
+export async function billingPlanView(
+  deps: Deps,
+  actor: Actor,
+  input: { organizationId?: string | undefined },
+): Promise<BillingPlanView> {
+  const organizationId = organizationFor(actor, input.organizationId);
+  const plan = await findPlan(deps.db, organizationId);
+  const renewals = plan ? await latestRenewals(deps.db, organizationId, 12) : [];
+  return {
+    plan: plan ? toPlanDto(plan, deps.clock.now()) : null,
+    renewals: renewals.map(toRenewalDto),
+  };
+}
+
+/**
+ * PUT /api/auth/billing-plan: automatic renewal on or off. Turned on after its next period began, the
+ * plan renews from the period after the one running now: a period that passed unrenewed is not charged.
+ */
+export async function setAutoRenew(
+  deps: Deps,
+  actor: Actor,
+  input: { organizationId?: string | undefined; autoRenew: boolean },
+): Promise<BillingPlan> {
+  const organizationId = organizationFor(actor, input.organizationId);
+  const now = deps.clock.now();
+  const plan = await deps.db.transaction(async (tx) => {
+    const current = await findPlan(tx, organizationId, true);
+    if (!current) throw notFound(messages.renewals.planNotFound);
+    if (current.autoRenew === input.autoRenew) return current;
+    let next = { nextPeriod: current.nextPeriod, nextPeriodStart: current.nextPeriodStart };
+    if (input.autoRenew && current.nextPeriodStart <= now) {
+      const k = Math.max(current.nextPeriod, periodAt(current, now) + 1);
+      next = { nextPeriod: k, nextPeriodStart: periodStart(current, k) };
+    }
+    const updated = await updatePlan(tx, organizationId, { autoRenew: input.autoRenew, ...next });
+    await recordActivity(tx, {
+      organizationId,
+      actorUserId: actor.userId,
+      action: 'updated',
+      entityType: 'billing_plan',
+      entityId: organizationId,
+      message: input.autoRenew ? messages.renewals.autoRenewOn : messages.renewals.autoRenewOff,
+    });
+    return updated;
+  });
+  return toPlanDto(plan, now);
+}
+
+/**
+ * POST /api/admin/payment/sandbox/mandate: the sandbox's checkout registers a card mandate for the
+ * caller's organization, for at most the plan's amount a month; debits then go to the mandate.
+ */
+export async function authorizeSandboxMandate(
+  deps: Deps,
+  actor: Actor,
+  input: { cardNumber: string },
+): Promise<BillingPlan> {
+  if (!isSandbox(deps.payments)) throw notFound();
+  const token = deps.payments.authorizeMandate(input.cardNumber);
+  if (!token) {
+    throw new AppError(402, messages.billing.cardDeclined, 'PAYMENT_FAILED', { cardNumber: ['declined'] });
+  }
+  const plan = await deps.db.transaction(async (tx) => {
+    const current = await findPlan(tx, actor.organizationId, true);
+    if (!current) throw notFound(messages.renewals.planNotFound);
+    const updated = await updatePlan(tx, actor.organizationId, {
+      collection: 'mandate',
+      mandateStatus: 'authorized',
+      mandateToken: token,
+      mandateMaxPaise: current.amountPaise,
+    });
+    await recordActivity(tx, {
+      organizationId: actor.organizationId,
+      actorUserId: actor.userId,
+      action: 'updated',
+      entityType: 'billing_plan',
+      entityId: actor.organizationId,
+      message: `Card mandate authorized for up to ${formatRupees(current.amountPaise)} a month`,
+    });
+    return updated;
+  });
+  return toPlanDto(plan, deps.clock.now());
+}
+
+/** How a period opened now is collected, and its first status. */
+function openingStatus(plan: PlanRow, amountPaise: number): RenewalStatus {
+  if (plan.collection !== 'mandate' || plan.mandateStatus !== 'authorized') return 'awaiting_payment';
+  return amountPaise > MANDATE_SILENT_LIMIT_PAISE ? 'awaiting_authentication' : 'notified';
+}
+
+/**
+ * Opens the plan's next period if it is due and still unopened (another run may have taken it): the
+ * renewal row, its notice by mail and in the portal, and the plan moved on to the following period,
+ * in one transaction. A period that already ended (the portal was down) opens as lapsed, unannounced.
+ */
+async function openNextPeriod(deps: Deps, actor: SystemActor, organizationId: string, now: Date) {
+  return deps.db.transaction(async (tx) => {
+    const txDeps = withDb(deps, tx);
+    const plan = await findPlan(tx, organizationId, true);
+    const openBy = new Date(now.getTime() + PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR_MS);
+    if (!plan || !plan.autoRenew || plan.nextPeriodStart > openBy) return null;
+    const k = plan.nextPeriod;
+    const start = periodStart(plan, k);
+    const end = periodStart(plan, k + 1);
+    const amounts = planAmounts(plan);
+    const ended = end <= now;
+    const status = ended ? 'lapsed' : openingStatus(plan, amounts.grandTotalPaise);
+    // A debit waits for its period and for its notice to be a day old, whichever is later.
+    const chargeAt = new Date(
+      Math.max(start.getTime(), now.getTime() + PRE_DEBIT_NOTICE_MIN_HOURS * HOUR_MS),
+    );
+    const renewal = await insertRenewal(tx, {
+      organizationId,
+      period: k,
+      periodStart: start,
+      periodEnd: end,
+      credits: plan.creditsPerPeriod,
+      pricePerCreditPaise: plan.pricePerCreditPaise,
+      taxRateBp: plan.taxRateBp,
+      amountPaise: amounts.grandTotalPaise,
+      collection: plan.collection,
+      status,
+      noticeSentAt: ended ? null : now,
+      nextAttemptAt: status === 'notified' ? chargeAt : null,
+    });
+    await updatePlan(tx, organizationId, { nextPeriod: k + 1, nextPeriodStart: end });
+    if (!renewal || ended) return renewal;
+    await sendRenewalNotice(txDeps, actor, { renewal, chargeAt });
+    return renewal;
+  });
+}
+
+/** The renewal's notice to the organization's admins, by mail and in the portal. */
+async function sendRenewalNotice(
+  deps: Deps,
+  actor: SystemActor,
+  input: { renewal: RenewalRow; chargeAt: Date },
+) {
+  const { renewal } = input;
+  const billingLink = `${deps.env.publicOrigin}/dashboard/billing`;
+  const mail = renewalNoticeMail({ renewal, chargeAt: input.chargeAt, billingLink });
+  const admins = await activeOrganizationAdmins(deps, actor, { organizationId: renewal.organizationId });
+  for (const admin of admins) {
+    await deps.mailer.enqueue(deps.db, {
+      ...mail,
+      to: admin.email,
+      organizationId: renewal.organizationId,
+      sourceKey: `renewal-notice:${renewal.id}:${admin.id}`,
+    });
+  }
+  await notifyOrganizationAdmins(deps, actor, {
+    organizationId: renewal.organizationId,
+    kind: 'renewal_notice',
+    title: mail.subject,
+    body: mail.summary,
+    link: '/dashboard/billing',
+    dedupeKey: `renewal-notice:${renewal.id}`,
+  });
+}
+
+/**
+ * POST /api/auth/renewals/:id/skip: the customer opts out of one announced debit before it is taken.
+ * The period is not charged and its credits are not granted; the plan renews again the month after.
+ */
+export async function skipRenewal(deps: Deps, actor: Actor, input: { id: string }): Promise<Renewal> {
+  const row = await deps.db.transaction(async (tx) => {
+    const found = await findRenewal(tx, input.id, tenantScope(actor));
+    if (!found) throw notFound(messages.renewals.renewalNotFound);
+    // A debit being taken is `charging`, not `notified`: the claim and this lock exclude each other.
+    const renewal = (await lockRenewal(tx, found.id))!;
+    const skippable: RenewalStatus[] = ['notified', 'awaiting_authentication', 'awaiting_payment'];
+    if (!skippable.includes(renewal.status)) throw conflict(messages.renewals.notSkippable);
+    const skipped = await updateRenewal(tx, renewal.id, { status: 'skipped', nextAttemptAt: null });
+    await recordActivity(tx, {
+      organizationId: skipped.organizationId,
+      actorUserId: actor.userId,
+      action: 'updated',
+      entityType: 'renewal',
+      entityId: skipped.id,
+      message: `Skipped the renewal of ${formatDate(skipped.periodStart)} (${formatRupees(skipped.amountPaise)})`,
+    });
+    return skipped;
+  });
+  return toRenewalDto(row);
+}
+
+/**
+ * Records what paid a renewal, in the caller's transaction: its subscription for the period, the
+ * payment (`pay`, given the subscription, records it and its tax invoice), the period's credits
+ * (granted once: the ledger reference is the renewal) and the post-debit alert.
+ */
+async function settleRenewal(
+  deps: Deps,
+  actor: Actor | SystemActor,
+  input: {
+    renewal: RenewalRow;
+    status: 'charged' | 'paid';
+    pay(subscription: SubscriptionRow): Promise<PaymentRow>;
+  },
+): Promise<RenewalRow> {
+  const { renewal } = input;
+  const tx = deps.db;
+  const amounts = computeAmounts({
+    credits: renewal.credits,
+    pricePerCreditPaise: renewal.pricePerCreditPaise,
+    taxRateBp: renewal.taxRateBp,
+  });
+  const terms: SubscriptionTermsInput = subscriptionTermsSchema.parse({
+    subscribedProducts: [INTERVIEW_BOT_PRODUCT],
+    totalInterviewCredits: renewal.credits,
+    interviewCreditsPricePaise: renewal.pricePerCreditPaise,
+    taxRateBp: renewal.taxRateBp,
+    subTotalPaise: amounts.subTotalPaise,
+    totalAmountPaise: amounts.totalAmountPaise,
+    taxAmountPaise: amounts.taxAmountPaise,
+    grandTotalAmountPaise: amounts.grandTotalPaise,
+  });
+  const unpaid = await insertSubscriptionRecord(deps, actor, {
+    organizationId: renewal.organizationId,
+    terms,
+    amounts,
+    paymentId: null,
+    paid: true,
+    validFrom: renewal.periodStart,
+    validUntil: renewal.periodEnd,
+  });
+  const payment = await input.pay(unpaid);
+  const subscription = await updateSubscriptionRow(tx, unpaid.id, { paymentId: payment.id });
+  await insertLedgerEntryOnce(tx, {
+    organizationId: renewal.organizationId,
+    delta: renewal.credits,
+    reason: 'subscription',
+    subscriptionId: subscription.id,
+    paymentId: payment.id,
+    reference: `renewal:${renewal.id}`,
+    note: `Renewal credits until ${formatDate(renewal.periodEnd)}`,
+    createdBy: actingUserId(actor),
+  });
+  const settled = await updateRenewal(tx, renewal.id, {
+    status: input.status,
+    attempts: input.status === 'charged' ? renewal.attempts + 1 : renewal.attempts,
+    nextAttemptAt: null,
+    lastError: null,
+    paymentId: payment.id,
+    subscriptionId: subscription.id,
+  });
+  await notifyOrganizationAdmins(deps, actor, {
+    organizationId: renewal.organizationId,
+    kind: 'renewal_charged',
+    title: messages.renewals.chargedTitle,
+    body: `${formatRupees(renewal.amountPaise)} was ${input.status === 'charged' ? 'debited' : 'received'} for ${formatCount(renewal.credits)} interview credits until ${formatDate(renewal.periodEnd)}.`,
+    link: '/dashboard/billing',
+    dedupeKey: `renewal-settled:${renewal.id}`,
+  });
+  await recordActivity(tx, {
+    organizationId: renewal.organizationId,
+    actorUserId: actingUserId(actor),
+    action: 'updated',
+    entityType: 'renewal',
+    entityId: renewal.id,
+    message: `Renewed: ${formatCount(renewal.credits)} interview credits until ${formatDate(renewal.periodEnd)} (${formatRupees(renewal.amountPaise)})`,
+  });
+  return settled;
+}
+
+/**
+ * When a failed debit is tried again: RENEWAL_RETRY_DAYS after its first failure (the previous retry
+ * was planned for first failure + the previous offset); null after the last.
+ */
+function nextRetry(renewal: RenewalRow, failures: number, now: Date): Date | null {
+  const days = RENEWAL_RETRY_DAYS[failures - 1];
+  if (days === undefined) return null;
+  const previous = RENEWAL_RETRY_DAYS[failures - 2];
+  const firstFailure =
+    previous === undefined ? now : new Date(renewal.nextAttemptAt!.getTime() - previous * DAY_MS);
+  return new Date(firstFailure.getTime() + days * DAY_MS);
+}
+
+/**
+ * Debits one due renewal on its mandate. The provider is asked with a receipt naming the renewal and
+ * the attempt, and a new attempt begins only once the last one's outcome is recorded: a process
+ * killed after the provider answered asks again with the same receipt and is answered the same
+ * debit, so no period is charged twice (docs/decisions/027).
+ */
+export async function chargeRenewal(
+  deps: Deps,
+  actor: SystemActor,
+  input: { renewalId: string },
+): Promise<RenewalStatus | null> {
+  const now = deps.clock.now();
+  const claimed = await claimDueCharge(deps.db, input.renewalId, now);
+  if (!claimed) return null;
+  const plan = await findPlan(deps.db, claimed.organizationId);
+  const debits = mandateDebitsOf(deps.payments);
+  const attempt = claimed.attempts + 1;
+  const outcome =
+    debits && plan?.mandateStatus === 'authorized' && plan.mandateToken
+      ? await debits.chargeMandate({
+          mandateToken: plan.mandateToken,
+          amountPaise: claimed.amountPaise,
+          receipt: `renewal:${claimed.id}:${attempt}`,
+        })
+      : { status: 'failed' as const, reason: 'The mandate is no longer authorized.' };
+
+  return deps.db.transaction(async (tx) => {
+    const txDeps = withDb(deps, tx);
+    await lockOrganization(tx, claimed.organizationId);
+    const renewal = await lockRenewal(tx, claimed.id);
+    // Another process recorded this attempt first.
+    if (!renewal || renewal.status !== 'charging' || renewal.attempts !== claimed.attempts) return null;
+    if (outcome.status === 'captured') {
+      const pay = async (subscription: SubscriptionRow) => {
+        const payment = await insertPayment(tx, {
+          organizationId: renewal.organizationId,
+          subscriptionId: subscription.id,
+          amountPaise: renewal.amountPaise,
+          providerPaymentId: outcome.providerPaymentId,
+          paymentStatus: 'CAPTURED',
+          paymentMethod: 'ONLINE',
+          paymentCapture: true,
+          paymentNotes: `Renewal debit on the card mandate (${deps.payments.name})`,
+          paymentDate: now,
+        });
+        await issueInvoice(txDeps, actor, { payment, subscription, issuedAt: now });
+        return payment;
+      };
+      return (await settleRenewal(txDeps, actor, { renewal, status: 'charged', pay })).status;
+    }
+    const retryAt = nextRetry(renewal, attempt, now);
+    await updateRenewal(tx, renewal.id, {
+      status: 'failed',
+      attempts: attempt,
+      lastError: outcome.reason,
+      nextAttemptAt: retryAt && retryAt < renewal.periodEnd ? retryAt : null,
+    });
+    await notifyOrganizationAdmins(txDeps, actor, {
+      organizationId: renewal.organizationId,
+      kind: 'renewal_failed',
+      title: messages.renewals.failedTitle,
+      body: `${formatRupees(renewal.amountPaise)} could not be debited: ${outcome.reason} ${retryAt ? `It will be tried again on ${formatDate(retryAt)}.` : 'Pay it on the Billing page to keep your credits coming.'}`,
+      link: '/dashboard/billing',
+      dedupeKey: `renewal-failed:${renewal.id}:${attempt}`,
+    });
+    return 'failed';
+  });
+}
+
+/**
+ * POST /api/auth/renewals/:id/payments: the operator records a payment received for a renewal (a
+ * manual customer's, or one whose debit failed or lapsed). Invoiced once, with the period's credits.
+ */
+export async function recordRenewalPayment(
+  deps: Deps,
+  actor: Actor,
+  input: { id: string; body: z.output<typeof manualPaymentInputSchema> },
+): Promise<Renewal> {
+  requirePlatformBilling(actor);
+  const row = await deps.db.transaction(async (tx) => {
+    const txDeps = withDb(deps, tx);
+    const found = await findRenewal(tx, input.id, tenantScope(actor));
+    if (!found) throw notFound(messages.renewals.renewalNotFound);
+    await lockOrganization(tx, found.organizationId);
+    const renewal = (await lockRenewal(tx, found.id))!;
+    const payable: RenewalStatus[] = ['awaiting_payment', 'awaiting_authentication', 'failed', 'lapsed'];
+    if (!payable.includes(renewal.status)) throw conflict(messages.renewals.notPayable);
+    const { body } = input;
+    const pay = async (subscription: SubscriptionRow) => {
+      const recorded = await recordManualPayment(txDeps, actor, {
+        organizationId: renewal.organizationId,
+        subscriptionId: subscription.id,
+        amountPaise: renewal.amountPaise,
+        paymentMethod: body.paymentMethod.toUpperCase() as Uppercase<typeof body.paymentMethod>,
+        paymentCapture: true,
+        manualReferenceNumber: body.transactionId,
+        paymentProofReference: body.transactionId,
+        receivedBy: MANUAL_PAYMENT_RECEIVED_BY,
+        paymentNotes: body.remarks || messages.payment.defaultNotes,
+        paymentDate: new Date(body.paymentDate),
+      });
+      return recorded.payment;
+    };
+    return settleRenewal(txDeps, actor, { renewal, status: 'paid', pay });
+  });
+  return toRenewalDto(row);
+}
+
+/**
+ * One renewal run, at `deps.clock`'s now: lapses what ended unpaid, opens every period due within the
+ * notice lead (with its notice), and queues a charge job for each debit whose time has come. Safe to
+ * run in several processes at once: each period opens once (row lock and unique period) and each
+ * charge job is keyed by its renewal.
+ */
+export async function runRenewals(deps: Deps, actor: SystemActor) {
+  const now = deps.clock.now();
+  const lapsed = await lapseEndedRenewals(deps.db, now);
+  let opened = 0;
+  const openBy = new Date(now.getTime() + PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR_MS);
+  for (;;) {
+    const due = await plansToOpen(deps.db, openBy, RUN_BATCH);
+    if (due.length === 0) break;
+    for (const plan of due) if (await openNextPeriod(deps, actor, plan.organizationId, now)) opened++;
+  }
+  const charges = await dueCharges(deps.db, now, 10_000);
+  for (const renewalId of charges) {
+    await deps.jobs.send(deps.db, renewalChargeJob, { renewalId }, { singletonKey: renewalId });
+  }
+  return { lapsed, opened, charges: charges.length };
+}
+
+/** Charges one due renewal (queued by the renewal run, one job per renewal). */
+export const renewalChargeJob = defineJob<{ renewalId: string }>({
+  name: 'billing.renewal-charge',
+  batchSize: 5,
+  queue: () => ({ retryLimit: 5, retryDelaySeconds: 60, retryBackoff: true, expireInSeconds: 300 }),
+  run: (deps, actor, job) => chargeRenewal(deps, actor, job.data),
+});
+
+/** The renewal run every 15 minutes (India time), once per slot across processes. */
+export const renewalRunJob = defineJob<Record<string, never>>({
+  name: 'billing.renewals',
+  schedule: '*/15 * * * *',
+  queue: () => ({ retryLimit: 2, retryDelaySeconds: 120, retryBackoff: false, expireInSeconds: 900 }),
+  run: (deps, actor) => runRenewals(deps, actor),
+});

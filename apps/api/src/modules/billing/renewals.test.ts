@@ -1,0 +1,365 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  IDEMPOTENCY_HEADER,
+  messages,
+  PRE_DEBIT_NOTICE_LEAD_HOURS,
+  SANDBOX_DECLINED_CARD,
+  SANDBOX_FAILING_DEBITS_CARD,
+  SANDBOX_TEST_CARD,
+} from '@portal/shared';
+import { createTenant } from '../../../test/fixtures.js';
+import {
+  createTestApp,
+  roleIdByName,
+  signIn,
+  type Session,
+  type TestContext,
+} from '../../../test/harness.js';
+import { systemActor } from '../../core/actor.js';
+import { ManualClock } from '../../core/clock.js';
+import {
+  creditLedger,
+  emailOutbox,
+  invoices,
+  notifications,
+  payments,
+  renewals,
+  sandboxMandateCharges,
+} from '../../db/schema/index.js';
+import { chargeRenewal, runRenewals } from './renewals.service.js';
+import { onboardingBody } from './test-helpers.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+let ctx: TestContext;
+let root: Session;
+let clock: ManualClock;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  root = await signIn(ctx.app);
+});
+afterAll(() => ctx.close());
+beforeEach(() => {
+  // Each test starts its organizations now; the clock then moves only forward.
+  clock = new ManualClock(new Date());
+  ctx.app.deps.clock = clock;
+});
+
+const actor = systemActor('test');
+
+/** A run as the scheduler makes it, then the charge jobs it queued. */
+async function run() {
+  const result = await runRenewals(ctx.app.deps, actor);
+  await ctx.app.deps.jobs.settled();
+  return result;
+}
+
+interface Org {
+  orgId: string;
+  admin: Session;
+  anchor: Date;
+}
+
+/** Onboards an organization (its plan starts now, on the clock) with a signed-in admin. */
+async function onboard(options: { credits?: number; autoRenew?: boolean; card?: string } = {}): Promise<Org> {
+  const body = {
+    ...onboardingBody({ credits: options.credits ?? 100 }),
+    autoRenew: options.autoRenew ?? true,
+  };
+  const res = await root.post('/api/auth/onboarding', body, {
+    headers: { [IDEMPOTENCY_HEADER]: randomUUID() },
+  });
+  expect(res.statusCode).toBe(201);
+  const orgId = res.json().data.user.organizationId as string;
+  const tenant = await createTenant(ctx, 'renewals', {
+    organizationId: orgId,
+    roleId: await roleIdByName(ctx),
+  });
+  if (options.card) {
+    const mandate = await tenant.session.post('/api/admin/payment/sandbox/mandate', {
+      cardNumber: options.card,
+    });
+    expect(mandate.statusCode).toBe(200);
+  }
+  return { orgId, admin: tenant.session, anchor: new Date(res.json().data.subscription.validFrom) };
+}
+
+const renewalsOf = (orgId: string) =>
+  ctx.database.db.select().from(renewals).where(eq(renewals.organizationId, orgId)).orderBy(renewals.period);
+
+async function balanceOf(orgId: string) {
+  const [row] = await ctx.database.db
+    .select({ sum: sql<number>`coalesce(sum(${creditLedger.delta}), 0)::int` })
+    .from(creditLedger)
+    .where(eq(creditLedger.organizationId, orgId));
+  return Number(row!.sum);
+}
+
+const capturedPayments = (orgId: string) =>
+  ctx.database.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.organizationId, orgId), eq(payments.paymentStatus, 'CAPTURED')));
+
+/** One calendar month after `from` (the plans here start mid-month, so no day is clamped). */
+function monthAfter(from: Date, months = 1) {
+  const d = new Date(from);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return d;
+}
+
+describe('the plan', () => {
+  it('onboarding sets it up with auto-renewal; the admin and the operator read it, another tenant cannot', async () => {
+    const org = await onboard({ autoRenew: true });
+    const own = await org.admin.get('/api/auth/billing-plan');
+    expect(own.statusCode).toBe(200);
+    expect(own.json().data.plan).toMatchObject({
+      organizationId: org.orgId,
+      creditsPerPeriod: 100,
+      amountPaise: 1_180_000,
+      autoRenew: true,
+      collection: 'manual',
+      mandateStatus: 'none',
+      currentPeriodStart: org.anchor.toISOString(),
+      currentPeriodEnd: monthAfter(org.anchor).toISOString(),
+    });
+    const operator = await root.get(`/api/auth/billing-plan?organizationId=${org.orgId}`);
+    expect(operator.json().data.plan.organizationId).toBe(org.orgId);
+
+    const other = await onboard();
+    const foreign = await other.admin.get(`/api/auth/billing-plan?organizationId=${org.orgId}`);
+    expect(foreign.statusCode).toBe(404);
+    const change = await other.admin.put(`/api/auth/billing-plan?organizationId=${org.orgId}`, {
+      autoRenew: false,
+    });
+    expect(change.statusCode).toBe(404);
+    expect((await org.admin.get('/api/auth/billing-plan')).json().data.plan.autoRenew).toBe(true);
+  });
+
+  it('refuses a body with anything but autoRenew, and a declined card registers no mandate', async () => {
+    const org = await onboard();
+    const bad = await org.admin.put('/api/auth/billing-plan', { autoRenew: true, amountPaise: 1 });
+    expect(bad.statusCode).toBe(400);
+    const declined = await org.admin.post('/api/admin/payment/sandbox/mandate', {
+      cardNumber: SANDBOX_DECLINED_CARD,
+    });
+    expect(declined.statusCode).toBe(402);
+    expect((await org.admin.get('/api/auth/billing-plan')).json().data.plan.mandateStatus).toBe('none');
+  });
+});
+
+describe('a renewal on a card mandate', () => {
+  it('sends the pre-debit notice 48 h ahead, debits at the period start, invoices it and grants the credits', async () => {
+    const org = await onboard({ card: SANDBOX_TEST_CARD });
+    const start = monthAfter(org.anchor);
+    const balance = await balanceOf(org.orgId);
+
+    clock.set(new Date(start.getTime() - PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR - HOUR));
+    await run();
+    expect(await renewalsOf(org.orgId)).toHaveLength(0);
+
+    clock.set(new Date(start.getTime() - PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR));
+    await run();
+    const [notified] = await renewalsOf(org.orgId);
+    expect(notified).toMatchObject({ period: 1, status: 'notified', amountPaise: 1_180_000 });
+    expect(notified!.nextAttemptAt).toEqual(start);
+    const [notice] = await ctx.database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.organizationId, org.orgId), eq(emailOutbox.kind, 'renewal_notice')));
+    expect(notice!.subject).toBe(messages.renewals.preDebitTitle);
+    expect(notice!.textBody).toContain('Merchant: Interview Credits Portal');
+    expect(notice!.textBody).toContain('₹11,800');
+    expect(notice!.textBody).toContain(`Reference: ${notified!.id}`);
+    expect(notice!.textBody).toContain('http://localhost:3000/dashboard/billing');
+
+    clock.set(new Date(start.getTime() - 1));
+    await run();
+    expect((await renewalsOf(org.orgId))[0]!.status).toBe('notified');
+
+    clock.set(start);
+    await run();
+    const [charged] = await renewalsOf(org.orgId);
+    expect(charged).toMatchObject({ status: 'charged', attempts: 1 });
+    const paid = await capturedPayments(org.orgId);
+    expect(paid).toHaveLength(1);
+    expect(paid[0]).toMatchObject({ amountPaise: 1_180_000, id: charged!.paymentId });
+    const invoiced = await ctx.database.db.select().from(invoices).where(eq(invoices.paymentId, paid[0]!.id));
+    expect(invoiced).toHaveLength(1);
+    expect(await balanceOf(org.orgId)).toBe(balance + 100);
+    const alerts = await ctx.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.organizationId, org.orgId), eq(notifications.kind, 'renewal_charged')));
+    expect(alerts.length).toBeGreaterThan(0);
+
+    // Runs after the debit change nothing; the next period is announced a month later.
+    await run();
+    expect(await capturedPayments(org.orgId)).toHaveLength(1);
+    expect((await org.admin.get('/api/auth/billing-plan')).json().data.plan).toMatchObject({
+      currentPeriodStart: start.toISOString(),
+      currentPeriodEnd: monthAfter(org.anchor, 2).toISOString(),
+    });
+  });
+
+  it('waits 24 hours after a notice sent late, whatever the period start', async () => {
+    const org = await onboard({ card: SANDBOX_TEST_CARD, autoRenew: false });
+    const start = monthAfter(org.anchor);
+    clock.set(new Date(start.getTime() - 2 * HOUR));
+    expect((await org.admin.put('/api/auth/billing-plan', { autoRenew: true })).statusCode).toBe(200);
+    await run();
+    const [late] = await renewalsOf(org.orgId);
+    expect(late!.nextAttemptAt).toEqual(new Date(clock.now().getTime() + DAY));
+    clock.set(new Date(start.getTime() + 12 * HOUR));
+    await run();
+    expect(await capturedPayments(org.orgId)).toHaveLength(0);
+    clock.set(new Date(start.getTime() + 22 * HOUR));
+    await run();
+    expect(await capturedPayments(org.orgId)).toHaveLength(1);
+  });
+
+  it('a skipped debit is not charged, and the plan renews the month after', async () => {
+    const org = await onboard({ card: SANDBOX_TEST_CARD });
+    const start = monthAfter(org.anchor);
+    clock.set(new Date(start.getTime() - 47 * HOUR));
+    await run();
+    const [notified] = await renewalsOf(org.orgId);
+    const skip = await org.admin.post(`/api/auth/renewals/${notified!.id}/skip`);
+    expect(skip.statusCode).toBe(200);
+    expect(skip.json().data.status).toBe('skipped');
+    expect((await org.admin.post(`/api/auth/renewals/${notified!.id}/skip`)).statusCode).toBe(409);
+
+    clock.set(new Date(start.getTime() + HOUR));
+    await run();
+    expect(await capturedPayments(org.orgId)).toHaveLength(0);
+    const receipts = await ctx.database.db
+      .select()
+      .from(sandboxMandateCharges)
+      .where(sql`${sandboxMandateCharges.receipt} like ${`renewal:${notified!.id}:%`}`);
+    expect(receipts).toHaveLength(0);
+
+    clock.set(new Date(monthAfter(org.anchor, 2).getTime() - 47 * HOUR));
+    await run();
+    clock.set(monthAfter(org.anchor, 2));
+    await run();
+    const rows = await renewalsOf(org.orgId);
+    expect(rows.map((r) => [r.period, r.status])).toEqual([
+      [1, 'skipped'],
+      [2, 'charged'],
+    ]);
+  });
+
+  it('a renewal above ₹15,000 is never debited silently: it waits for the customer to pay', async () => {
+    const org = await onboard({ credits: 200, card: SANDBOX_TEST_CARD });
+    const start = monthAfter(org.anchor);
+    clock.set(new Date(start.getTime() - 40 * HOUR));
+    await run();
+    const [waiting] = await renewalsOf(org.orgId);
+    expect(waiting).toMatchObject({ status: 'awaiting_authentication', amountPaise: 2_360_000 });
+    expect(waiting!.nextAttemptAt).toBeNull();
+    clock.set(new Date(start.getTime() + 3 * DAY));
+    await run();
+    // A charge asked for directly finds nothing due.
+    expect(await chargeRenewal(ctx.app.deps, actor, { renewalId: waiting!.id })).toBeNull();
+    expect(await capturedPayments(org.orgId)).toHaveLength(0);
+    expect((await renewalsOf(org.orgId))[0]!.status).toBe('awaiting_authentication');
+  });
+
+  it('a declined debit is retried 1, 3 and 5 days later, then waits; the operator records the payment once', async () => {
+    const org = await onboard({ card: SANDBOX_FAILING_DEBITS_CARD });
+    const start = monthAfter(org.anchor);
+    clock.set(new Date(start.getTime() - 47 * HOUR));
+    await run();
+    const tries: Date[] = [];
+    for (const at of [0, 1, 3, 5].map((d) => new Date(start.getTime() + d * DAY))) {
+      clock.set(new Date(at.getTime() - 1));
+      await run();
+      expect((await renewalsOf(org.orgId))[0]!.attempts).toBe(tries.length);
+      clock.set(at);
+      await run();
+      tries.push(at);
+      expect((await renewalsOf(org.orgId))[0]!.attempts).toBe(tries.length);
+    }
+    const [failed] = await renewalsOf(org.orgId);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 4, nextAttemptAt: null });
+    expect(failed!.lastError).toContain('declined');
+    const told = await ctx.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.organizationId, org.orgId), eq(notifications.kind, 'renewal_failed')));
+    expect(new Set(told.map((n) => n.dedupeKey)).size).toBe(4);
+
+    const body = {
+      transactionId: `UTR-${randomUUID().slice(0, 8)}`,
+      paymentMethod: 'upi',
+      paymentDate: '2026-01-10',
+    };
+    expect((await org.admin.post(`/api/auth/renewals/${failed!.id}/payments`, body)).statusCode).toBe(403);
+    const balance = await balanceOf(org.orgId);
+    const recorded = await root.post(`/api/auth/renewals/${failed!.id}/payments`, body);
+    expect(recorded.statusCode).toBe(201);
+    expect(recorded.json().data.status).toBe('paid');
+    expect(await balanceOf(org.orgId)).toBe(balance + 100);
+    const again = await root.post(`/api/auth/renewals/${failed!.id}/payments`, {
+      ...body,
+      transactionId: 'UTR-other',
+    });
+    expect(again.statusCode).toBe(409);
+    const invoiced = await ctx.database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.paymentId, recorded.json().data.paymentId));
+    expect(invoiced).toHaveLength(1);
+  });
+});
+
+describe('a manual customer', () => {
+  it('gets the renewal notice with the amount due; unpaid, the period lapses', async () => {
+    const org = await onboard();
+    const start = monthAfter(org.anchor);
+    clock.set(new Date(start.getTime() - 30 * HOUR));
+    await run();
+    const [due] = await renewalsOf(org.orgId);
+    expect(due).toMatchObject({ status: 'awaiting_payment', collection: 'manual', nextAttemptAt: null });
+    const [notice] = await ctx.database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.organizationId, org.orgId), eq(emailOutbox.kind, 'renewal_notice')));
+    expect(notice!.subject).toBe(messages.renewals.manualTitle);
+    expect(notice!.textBody).toContain('Amount due: ₹11,800');
+
+    clock.set(monthAfter(org.anchor, 2));
+    await run();
+    const rows = await renewalsOf(org.orgId);
+    expect(rows.map((r) => [r.period, r.status])).toEqual([
+      [1, 'lapsed'],
+      [2, 'awaiting_payment'],
+    ]);
+    expect(await capturedPayments(org.orgId)).toHaveLength(0);
+  });
+});
+
+describe('races', () => {
+  it('runs and charges racing each other open each period once and debit it once', async () => {
+    const orgs = await Promise.all(Array.from({ length: 5 }, () => onboard({ card: SANDBOX_TEST_CARD })));
+    clock.set(new Date(Math.max(...orgs.map((o) => monthAfter(o.anchor).getTime())) - 40 * HOUR));
+    await Promise.all([run(), run(), run()]);
+    clock.advance(41 * HOUR);
+    const due = (await Promise.all(orgs.map((o) => renewalsOf(o.orgId)))).flat();
+    expect(due).toHaveLength(5);
+    await Promise.all(
+      due.flatMap((r) => [
+        chargeRenewal(ctx.app.deps, actor, { renewalId: r.id }),
+        chargeRenewal(ctx.app.deps, actor, { renewalId: r.id }),
+      ]),
+    );
+    await Promise.all([run(), run()]);
+    for (const org of orgs) {
+      expect(await capturedPayments(org.orgId)).toHaveLength(1);
+      expect((await renewalsOf(org.orgId)).map((r) => r.status)).toEqual(['charged']);
+    }
+  });
+});

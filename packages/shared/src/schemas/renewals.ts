@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+/**
+ * The monthly cycle (docs/product.md "Renewals"): each organization has one plan, renewed period by
+ * period. A renewal is one period's debit or invoice: one row per organization and period.
+ */
+
+/** How a plan's renewals are paid: a card or UPI mandate charged by the portal, or a manual payment. */
+export const COLLECTION_METHODS = ['manual', 'mandate'] as const;
+export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
+
+export const MANDATE_STATUSES = ['none', 'authorized', 'cancelled'] as const;
+export type MandateStatus = (typeof MANDATE_STATUSES)[number];
+
+export const RENEWAL_STATUSES = [
+  /** Pre-debit notice sent; the mandate is charged at the period's start. */
+  'notified',
+  /** The customer opted out of this one debit. */
+  'skipped',
+  /** Above the silent limit: waits for the customer to pay through the link. */
+  'awaiting_authentication',
+  /** A manual customer's renewal notice: waits for the operator to record the payment. */
+  'awaiting_payment',
+  /** A debit is being asked of the provider (or was, by a process that stopped: retried with its receipt). */
+  'charging',
+  /** The mandate was charged. */
+  'charged',
+  /** Paid through the link or recorded by the operator. */
+  'paid',
+  /** The charge was refused by the bank or the provider. */
+  'failed',
+  /** Its period ended unpaid. */
+  'lapsed',
+] as const;
+export type RenewalStatus = (typeof RENEWAL_STATUSES)[number];
+
+/** Statuses of a renewal that still wants money. */
+export const OPEN_RENEWAL_STATUSES = [
+  'notified',
+  'awaiting_authentication',
+  'awaiting_payment',
+  'failed',
+] as const satisfies readonly RenewalStatus[];
+
+/** RBI e-mandate rules: a debit above ₹15,000 needs the customer's authentication each time. */
+export const MANDATE_SILENT_LIMIT_PAISE = 1_500_000;
+/** The pre-debit notice goes out this long before the debit... */
+export const PRE_DEBIT_NOTICE_LEAD_HOURS = 48;
+/** ...and a debit waits until its notice is at least this old (the rule's floor). */
+export const PRE_DEBIT_NOTICE_MIN_HOURS = 24;
+
+/** A failed debit is tried again this many days after its first failure; after the last, it waits for payment. */
+export const RENEWAL_RETRY_DAYS = [1, 3, 5] as const;
+
+export const billingPlanSchema = z.object({
+  organizationId: z.string(),
+  creditsPerPeriod: z.number(),
+  pricePerCreditPaise: z.number(),
+  taxRateBp: z.number(),
+  /** The period's grand total, GST included. */
+  amountPaise: z.number(),
+  autoRenew: z.boolean(),
+  collection: z.enum(COLLECTION_METHODS),
+  mandateStatus: z.enum(MANDATE_STATUSES),
+  currentPeriodStart: z.string(),
+  /** The next renewal: the next period starts here. */
+  currentPeriodEnd: z.string(),
+});
+export type BillingPlan = z.infer<typeof billingPlanSchema>;
+
+export const renewalSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  period: z.number(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  credits: z.number(),
+  amountPaise: z.number(),
+  collection: z.enum(COLLECTION_METHODS),
+  status: z.enum(RENEWAL_STATUSES),
+  noticeSentAt: z.string().nullable(),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  paymentId: z.string().nullable(),
+  subscriptionId: z.string().nullable(),
+});
+export type Renewal = z.infer<typeof renewalSchema>;
+
+/** GET /api/auth/billing-plan: the plan and its latest renewals, newest first (null before onboarding). */
+export const billingPlanViewSchema = z.object({
+  plan: billingPlanSchema.nullable(),
+  renewals: z.array(renewalSchema),
+});
+export type BillingPlanView = z.infer<typeof billingPlanViewSchema>;
+
+export const billingPlanQuerySchema = z.object({ organizationId: z.uuid().optional() });
+
+/** PUT /api/auth/billing-plan: auto-renewal on or off. */
+export const updateBillingPlanBodySchema = z.strictObject({ autoRenew: z.boolean() });
+export type UpdateBillingPlanBody = z.infer<typeof updateBillingPlanBodySchema>;
+
+/** Sandbox test card whose mandate is authorized but whose every debit the bank declines. */
+export const SANDBOX_FAILING_DEBITS_CARD = '4000000000000341';
+
+/**
+ * POST /api/admin/payment/sandbox/mandate: the sandbox's checkout registers the organization's card
+ * mandate (the authentication a customer completes in Razorpay Checkout). The declined card is refused.
+ */
+export const sandboxMandateBodySchema = z.object({
+  cardNumber: z
+    .string()
+    .transform((s) => s.replace(/\s+/g, ''))
+    .pipe(z.string().regex(/^\d{16}$/, 'Enter the 16 digits of the test card')),
+});
+export type SandboxMandateBody = z.input<typeof sandboxMandateBodySchema>;
