@@ -11,7 +11,15 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES, IDEMPOTENCY_HEADER, SCOPES, type FeatureKey, type Scope } from '@portal/shared';
-import { creditLedger, emailOutbox, notifications, supportTickets, users } from '../src/db/schema/index.js';
+import {
+  billingPlans,
+  creditLedger,
+  emailOutbox,
+  notifications,
+  renewals,
+  supportTickets,
+  users,
+} from '../src/db/schema/index.js';
 import { onboardingBody, terms } from '../src/modules/billing/test-helpers.js';
 import { systemActor } from '../src/core/actor.js';
 import { storeFile } from '../src/modules/files/index.js';
@@ -212,6 +220,46 @@ async function ticket(): Promise<Target> {
 async function apiKey(): Promise<Target> {
   const data = await madeByAdminA('/api/auth/api-keys', { name: `Key ${next()}` });
   return { id: data.id as string };
+}
+
+/** The organization's monthly plan (made once): 10 credits at ₹100 + GST, period 0 starting now. */
+async function planOf(organizationId: string): Promise<string> {
+  const now = new Date();
+  await ctx.database.db
+    .insert(billingPlans)
+    .values({
+      organizationId,
+      creditsPerPeriod: 10,
+      pricePerCreditPaise: 10_000,
+      taxRateBp: 1_800,
+      amountPaise: 118_000,
+      anchorAt: now,
+      nextPeriodStart: new Date(now.getTime() + 30 * 86_400_000),
+    })
+    .onConflictDoNothing();
+  return organizationId;
+}
+
+/** A renewal of tenant A's plan in `status`, a period of its own. */
+async function renewalOfA(status: (typeof renewals.$inferSelect)['status']): Promise<Target> {
+  await planOf(orgA);
+  const start = new Date(Date.now() + next() * 86_400_000);
+  const [row] = await ctx.database.db
+    .insert(renewals)
+    .values({
+      organizationId: orgA,
+      period: next(),
+      periodStart: start,
+      periodEnd: new Date(start.getTime() + 30 * 86_400_000),
+      credits: 10,
+      pricePerCreditPaise: 10_000,
+      taxRateBp: 1_800,
+      amountPaise: 118_000,
+      collection: 'manual',
+      status,
+    })
+    .returning({ id: renewals.id });
+  return { id: row!.id };
 }
 
 async function order(): Promise<Target> {
@@ -858,6 +906,66 @@ const ROUTES: RouteCase[] = [
       return target;
     },
     send: (s, t) => s.post(`/api/auth/users/${t.id}/two-factor/reset`),
+  },
+  // The monthly plan and its renewals
+  {
+    route: 'GET /api/auth/billing-plan',
+    feature: 'subscriptions',
+    expected: owned(200),
+    setup: async () => ({ id: await planOf(orgA) }),
+    send: (s) => s.get(`/api/auth/billing-plan?organizationId=${orgA}`),
+  },
+  {
+    route: 'PUT /api/auth/billing-plan',
+    feature: 'subscriptions',
+    expected: owned(200),
+    setup: async () => ({ id: await planOf(orgA) }),
+    send: (s) => s.put(`/api/auth/billing-plan?organizationId=${orgA}`, { autoRenew: next() % 2 === 0 }),
+  },
+  {
+    route: 'GET /api/auth/renewals',
+    feature: 'subscriptions',
+    expected: listed,
+    setup: () => renewalOfA('scheduled'),
+    send: (s) => s.get('/api/auth/renewals?pageSize=100'),
+    shown: dataIds,
+  },
+  {
+    route: 'POST /api/auth/renewals/:id/order',
+    feature: 'subscriptions',
+    expected: owned(201),
+    setup: () => renewalOfA('awaiting_authentication'),
+    send: (s, t) => s.post(`/api/auth/renewals/${t.id}/order`),
+  },
+  {
+    route: 'POST /api/auth/renewals/:id/skip',
+    feature: 'subscriptions',
+    expected: owned(200),
+    setup: () => renewalOfA('notified'),
+    send: (s, t) => s.post(`/api/auth/renewals/${t.id}/skip`),
+  },
+  {
+    route: 'POST /api/auth/renewals/:id/payments',
+    feature: 'subscriptions',
+    expected: platformOnly(201),
+    setup: () => renewalOfA('awaiting_payment'),
+    send: (s, t) =>
+      s.post(`/api/auth/renewals/${t.id}/payments`, {
+        transactionId: `UTR-${next()}`,
+        paymentMethod: 'upi',
+        paymentDate: '2026-01-10',
+      }),
+  },
+  {
+    // The caller's own organization's mandate; the platform's own organization has no plan.
+    route: 'POST /api/admin/payment/sandbox/mandate',
+    feature: 'subscriptions',
+    expected: { member: 403, adminB: 200, adminA: 200, super_admin: 404 },
+    setup: async () => {
+      await planOf(orgB);
+      return { id: await planOf(orgA) };
+    },
+    send: (s) => s.post('/api/admin/payment/sandbox/mandate', { cardNumber: '4111111111111111' }),
   },
   // Undelivered mail: the platform's to watch and resend, whoever it was to.
   {

@@ -13,6 +13,8 @@ export const MANDATE_STATUSES = ['none', 'authorized', 'cancelled'] as const;
 export type MandateStatus = (typeof MANDATE_STATUSES)[number];
 
 export const RENEWAL_STATUSES = [
+  /** Due within RENEWALS_DUE_WITHIN_DAYS; its notice goes out PRE_DEBIT_NOTICE_LEAD_HOURS before. */
+  'scheduled',
   /** Pre-debit notice sent; the mandate is charged at the period's start. */
   'notified',
   /** The customer opted out of this one debit. */
@@ -36,12 +38,15 @@ export type RenewalStatus = (typeof RENEWAL_STATUSES)[number];
 
 /** Statuses of a renewal that still wants money. */
 export const OPEN_RENEWAL_STATUSES = [
+  'scheduled',
   'notified',
   'awaiting_authentication',
   'awaiting_payment',
   'failed',
 ] as const satisfies readonly RenewalStatus[];
 
+/** A period's renewal is scheduled (and listed as due) this many days before it starts. */
+export const RENEWALS_DUE_WITHIN_DAYS = 7;
 /** RBI e-mandate rules: a debit above ₹15,000 needs the customer's authentication each time. */
 export const MANDATE_SILENT_LIMIT_PAISE = 1_500_000;
 /** The pre-debit notice goes out this long before the debit... */
@@ -113,3 +118,27 @@ export const sandboxMandateBodySchema = z.object({
     .pipe(z.string().regex(/^\d{16}$/, 'Enter the 16 digits of the test card')),
 });
 export type SandboxMandateBody = z.input<typeof sandboxMandateBodySchema>;
+
+/**
+ * The operator's Renewals view, by what needs doing: `due` is scheduled, announced or being retried
+ * (each within RENEWALS_DUE_WITHIN_DAYS), `pending` waits for the customer (approval or a manual
+ * payment), `failed` had every debit declined, `lapsed` ended unpaid; `all` lists every renewal.
+ */
+export const RENEWAL_VIEWS = ['due', 'pending', 'failed', 'lapsed', 'all'] as const;
+export type RenewalView = (typeof RENEWAL_VIEWS)[number];
+
+export const renewalListQuerySchema = z.object({
+  view: z.enum(RENEWAL_VIEWS).default('all'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+  organizationId: z.uuid().optional(),
+});
+export type RenewalListQuery = z.input<typeof renewalListQuerySchema>;
+
+/** A row of GET /api/auth/renewals: the renewal, whose it is, and what happens next. */
+export const renewalListItemSchema = renewalSchema.extend({
+  organizationName: z.string(),
+  /** When the debit is next tried (mandate renewals), else null. */
+  nextAttemptAt: z.string().nullable(),
+});
+export type RenewalListItem = z.infer<typeof renewalListItemSchema>;

@@ -50,6 +50,8 @@ CREATE TABLE "renewals" (
 -- One renewal per organization and period: however many runs race, a period is opened (and charged) once.
 CREATE UNIQUE INDEX "renewals_org_period" ON "renewals" ("organization_id", "period");--> statement-breakpoint
 CREATE INDEX "renewals_open" ON "renewals" ("next_attempt_at") WHERE "status" IN ('notified', 'failed');--> statement-breakpoint
+-- An online payment of a renewal (approval above the silent limit, or after a declined debit).
+ALTER TABLE "payment_orders" ADD COLUMN "renewal_id" uuid REFERENCES "renewals"("id");--> statement-breakpoint
 -- The sandbox provider's own record of mandate charges: a charge asked again with its receipt answers
 -- the first outcome, as Razorpay finds an order by its receipt.
 CREATE TABLE "sandbox_mandate_charges" (

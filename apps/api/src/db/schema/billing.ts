@@ -1,6 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { COLLECTION_METHODS, MANDATE_STATUSES, RENEWAL_STATUSES } from '@portal/shared';
-import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, timestampTz, updatedAt } from './columns.js';
 import { organizations } from './tenancy.js';
 
@@ -93,6 +102,8 @@ export const paymentOrders = pgTable(
       enum: ['order_created', 'order_failed', 'payment_verified', 'payment_failed'],
     }).notNull(),
     paymentId: uuid('payment_id').references(() => payments.id),
+    /** Set when the order pays a renewal (its approval above the mandate's silent limit, or a failed debit). */
+    renewalId: uuid('renewal_id').references((): AnyPgColumn => renewals.id),
     createdBy: uuid('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -11,6 +11,7 @@ import {
   type CreateOrderBody,
   type OrderCreated,
   type PaymentVerified,
+  type RenewalStatus,
   type SandboxPayBody,
   type VerifyPaymentBody,
 } from '@portal/shared';
@@ -35,6 +36,8 @@ import {
 import { findPayment, insertPayment, setPaymentSubscription, type PaymentRow } from './payments.repo.js';
 import { isSandbox } from '../../core/payments/index.js';
 import { actingUserId, addOneMonth, organizationFor } from './rules.js';
+import { findRenewal } from './renewals.repo.js';
+import { settleRenewalOrder } from './renewals.service.js';
 import { latestActiveValidUntil } from './subscriptions.repo.js';
 import { insertSubscriptionRecord } from './subscriptions.service.js';
 
@@ -65,32 +68,75 @@ export async function createOrder(
   input: { body: CreateOrderBody },
 ): Promise<OrderCreated> {
   const { body } = input;
-  const provider = deps.payments;
   const organizationId = organizationFor(actor, body.organizationId);
   if (!(await findOrganization(deps, actor, { id: organizationId }))) {
     throw notFound(messages.users.organizationNotFound);
   }
+  const amounts = priceCredits(body.credits);
+  return placeOrder(deps, actor, {
+    organizationId,
+    credits: body.credits,
+    amountPaise: amounts.grandTotalPaise,
+    renewalId: null,
+  });
+}
+
+/**
+ * POST /api/auth/renewals/:id/order: an online payment of a renewal waiting for the customer (one
+ * above the mandate's silent limit, which the customer approves in checkout, or one whose debit was
+ * declined or whose period lapsed). Paid, it settles the renewal (`applyConfirmedPayment`).
+ */
+export async function createRenewalOrder(
+  deps: Deps,
+  actor: Actor,
+  input: { id: string },
+): Promise<OrderCreated> {
+  const renewal = await findRenewal(deps.db, input.id, tenantScope(actor));
+  if (!renewal) throw notFound(messages.renewals.renewalNotFound);
+  if (!ONLINE_PAYABLE.includes(renewal.status)) throw conflict(messages.renewals.notPayable);
+  return placeOrder(deps, actor, {
+    organizationId: renewal.organizationId,
+    credits: renewal.credits,
+    amountPaise: renewal.amountPaise,
+    renewalId: renewal.id,
+  });
+}
+
+/** What a renewal's own order may pay: those waiting for the customer. */
+const ONLINE_PAYABLE: readonly RenewalStatus[] = ['awaiting_authentication', 'failed', 'lapsed'];
+
+/** An order at the provider for `amountPaise`, kept here so verify never trusts the client's. */
+async function placeOrder(
+  deps: Deps,
+  actor: Actor,
+  input: { organizationId: string; credits: number; amountPaise: number; renewalId: string | null },
+): Promise<OrderCreated> {
+  const { organizationId, credits, amountPaise } = input;
+  const provider = deps.payments;
   // Every captured payment gets a tax invoice: no money is taken before the seller can issue one.
   await requireSellerTaxProfile(deps, actor);
-  const amounts = priceCredits(body.credits);
   // Razorpay allows at most 40 characters.
   const receipt = `rcpt_${randomToken(18)}`;
   const base = {
     organizationId,
     provider: provider.name,
-    credits: body.credits,
-    amountPaise: amounts.grandTotalPaise,
+    credits,
+    amountPaise,
     currency: 'INR',
     receipt,
+    renewalId: input.renewalId,
     createdBy: actor.userId,
   };
-
   let providerOrderId: string;
   try {
     const order = await provider.createOrder({
-      amountPaise: amounts.grandTotalPaise,
+      amountPaise: amountPaise,
       receipt,
-      notes: { organizationId, credits: String(body.credits) },
+      notes: {
+        organizationId,
+        credits: String(credits),
+        ...(input.renewalId ? { renewalId: input.renewalId } : {}),
+      },
     });
     providerOrderId = order.id;
   } catch (error) {
@@ -108,7 +154,7 @@ export async function createOrder(
         action: 'other',
         entityType: 'payment_order',
         entityId: failed.id,
-        message: `Payment order for ${formatCount(body.credits)} credits failed: ${reason}`,
+        message: `Payment order for ${formatCount(credits)} credits failed: ${reason}`,
       });
     });
     throw new AppError(502, `${messages.fallback.createPaymentOrder}: ${reason}`, 'ORDER_FAILED', {
@@ -124,7 +170,7 @@ export async function createOrder(
       action: 'created',
       entityType: 'payment_order',
       entityId: row.id,
-      message: `Created a payment order for ${formatCount(body.credits)} interview credits (${formatRupees(row.amountPaise)})`,
+      message: `Created a payment order for ${formatCount(credits)} interview credits (${formatRupees(row.amountPaise)})`,
     });
     return row;
   });
@@ -185,6 +231,19 @@ async function applyInTransaction(
     throw badRequest(messages.billing.amountMismatch);
   }
   await lockOrganization(tx, order.organizationId);
+  if (order.renewalId) {
+    const payment = await settleRenewalOrder(deps, actor, {
+      renewalId: order.renewalId,
+      providerPaymentId: confirmed.providerPaymentId,
+      providerOrderId: order.providerOrderId,
+      provider: order.provider,
+    });
+    // Settled meanwhile by other means (the operator recorded a payment): the money buys credits below.
+    if (payment) {
+      const updated = await updateOrder(tx, order.id, { status: 'payment_verified', paymentId: payment.id });
+      return { order: updated, payment, changed: true };
+    }
+  }
   const now = new Date();
   const amounts = priceCredits(order.credits);
   const terms = subscriptionTermsSchema.parse({

@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm';
-import { OPEN_RENEWAL_STATUSES } from '@portal/shared';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { OPEN_RENEWAL_STATUSES, type RenewalView } from '@portal/shared';
 import type { Db } from '../../db/client.js';
-import { billingPlans, renewals } from '../../db/schema/index.js';
+import { billingPlans, organizations, renewals } from '../../db/schema/index.js';
+import { offsetOf, type PageQuery } from '../../lib/paging.js';
 
 export type PlanRow = typeof billingPlans.$inferSelect;
 export type RenewalRow = typeof renewals.$inferSelect;
@@ -37,12 +38,12 @@ export async function updatePlan(
   return row!;
 }
 
-/** Plans renewing automatically whose next period opens by `openBy`: the run's work list. */
-export async function plansToOpen(db: Db, openBy: Date, limit: number): Promise<PlanRow[]> {
+/** Plans renewing automatically whose next period starts by `by`: the run's work list. */
+export async function plansToSchedule(db: Db, by: Date, limit: number): Promise<PlanRow[]> {
   return db
     .select()
     .from(billingPlans)
-    .where(and(eq(billingPlans.autoRenew, true), lte(billingPlans.nextPeriodStart, openBy)))
+    .where(and(eq(billingPlans.autoRenew, true), lte(billingPlans.nextPeriodStart, by)))
     .orderBy(billingPlans.nextPeriodStart)
     .limit(limit);
 }
@@ -99,15 +100,24 @@ export async function claimDueCharge(db: Db, id: string, now: Date): Promise<Ren
 }
 
 /** Debits whose attempt time has come (ids only: each is charged by its own job). */
-export async function dueCharges(db: Db, now: Date, limit: number): Promise<string[]> {
+export async function dueCharges(db: Db, now: Date): Promise<string[]> {
   const rows = await db
     .select({ id: renewals.id })
     .from(renewals)
     .where(
       and(inArray(renewals.status, ['notified', 'failed', 'charging']), lte(renewals.nextAttemptAt, now)),
     )
-    .orderBy(renewals.nextAttemptAt)
-    .limit(limit);
+    .orderBy(renewals.nextAttemptAt);
+  return rows.map((r) => r.id);
+}
+
+/** Scheduled renewals whose period starts by `by`: their notices go out now. */
+export async function renewalsToAnnounce(db: Db, by: Date): Promise<string[]> {
+  const rows = await db
+    .select({ id: renewals.id })
+    .from(renewals)
+    .where(and(eq(renewals.status, 'scheduled'), lte(renewals.periodStart, by)))
+    .orderBy(renewals.periodStart);
   return rows.map((r) => r.id);
 }
 
@@ -128,4 +138,67 @@ export async function latestRenewals(db: Db, organizationId: string, limit: numb
     .where(eq(renewals.organizationId, organizationId))
     .orderBy(desc(renewals.period))
     .limit(limit);
+}
+
+/** Marks the organization's renewals in `statuses` skipped (automatic renewal turned off). */
+export async function skipOpenRenewals(
+  db: Db,
+  organizationId: string,
+  statuses: readonly RenewalRow['status'][],
+): Promise<number> {
+  const rows = await db
+    .update(renewals)
+    .set({ status: 'skipped', nextAttemptAt: null, updatedAt: sql`now()` })
+    .where(and(eq(renewals.organizationId, organizationId), inArray(renewals.status, [...statuses])))
+    .returning({ id: renewals.id });
+  return rows.length;
+}
+
+/** What each view of the operator's Renewals list holds (packages/shared RENEWAL_VIEWS). */
+function viewFilter(view: RenewalView): SQL | undefined {
+  switch (view) {
+    case 'due':
+      return or(
+        inArray(renewals.status, ['scheduled', 'notified', 'charging']),
+        and(eq(renewals.status, 'failed'), isNotNull(renewals.nextAttemptAt)),
+      );
+    case 'pending':
+      return inArray(renewals.status, ['awaiting_authentication', 'awaiting_payment']);
+    case 'failed':
+      return and(eq(renewals.status, 'failed'), isNull(renewals.nextAttemptAt));
+    case 'lapsed':
+      return eq(renewals.status, 'lapsed');
+    case 'all':
+      return undefined;
+  }
+}
+
+/** A page of renewals with their organization's name: soonest first while open, newest first else. */
+export async function listRenewalRows(
+  db: Db,
+  query: PageQuery & { view: RenewalView; organizationId: string | null },
+): Promise<{ rows: (RenewalRow & { organizationName: string })[]; total: number }> {
+  const where = and(
+    viewFilter(query.view),
+    query.organizationId ? eq(renewals.organizationId, query.organizationId) : undefined,
+  );
+  const order =
+    query.view === 'due' || query.view === 'pending'
+      ? [asc(renewals.periodStart), asc(renewals.id)]
+      : [desc(renewals.periodStart), desc(renewals.id)];
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select({ renewal: renewals, organizationName: organizations.name })
+      .from(renewals)
+      .innerJoin(organizations, eq(organizations.id, renewals.organizationId))
+      .where(where)
+      .orderBy(...order)
+      .limit(query.pageSize)
+      .offset(offsetOf(query)),
+    db.select({ total: count() }).from(renewals).where(where),
+  ]);
+  return {
+    rows: rows.map((r) => ({ ...r.renewal, organizationName: r.organizationName })),
+    total: totalRow?.total ?? 0,
+  };
 }

@@ -6,15 +6,21 @@ import {
   billingPlanViewSchema,
   idParamsSchema,
   manualPaymentInputSchema,
+  orderCreatedSchema,
+  pageSchema,
+  renewalListItemSchema,
+  renewalListQuerySchema,
   renewalSchema,
   sandboxMandateBodySchema,
   successSchema,
   updateBillingPlanBodySchema,
 } from '@portal/shared';
 import { access, requireActor } from '../../plugins/access.js';
+import { createRenewalOrder } from './orders.service.js';
 import {
   authorizeSandboxMandate,
   billingPlanView,
+  listRenewals,
   recordRenewalPayment,
   setAutoRenew,
   skipRenewal,
@@ -66,6 +72,38 @@ export async function renewalsRoutes(fastify: FastifyInstance) {
         autoRenew: request.body.autoRenew,
       }),
     }),
+  );
+
+  app.get(
+    '/api/auth/renewals',
+    {
+      config: { access: access.can('subscriptions', 'READ') },
+      schema: {
+        tags,
+        summary: 'Renewals by what needs doing (every organization for the platform operator)',
+        querystring: renewalListQuerySchema,
+        response: { 200: pageSchema(renewalListItemSchema) },
+      },
+    },
+    async (request) => listRenewals(app.deps, requireActor(request), request.query),
+  );
+
+  app.post(
+    '/api/auth/renewals/:id/order',
+    {
+      config: { access: access.can('subscriptions', 'CREATE') },
+      schema: {
+        tags,
+        summary: 'An online payment order for a renewal waiting for the customer (then the usual checkout)',
+        params: idParamsSchema,
+        response: { 201: successSchema(orderCreatedSchema) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send({
+        success: true as const,
+        data: await createRenewalOrder(app.deps, requireActor(request), { id: request.params.id }),
+      }),
   );
 
   app.post(

@@ -10,11 +10,14 @@ import {
   messages,
   PRE_DEBIT_NOTICE_LEAD_HOURS,
   PRE_DEBIT_NOTICE_MIN_HOURS,
+  RENEWALS_DUE_WITHIN_DAYS,
   RENEWAL_RETRY_DAYS,
   subscriptionTermsSchema,
   type BillingPlan,
   type BillingPlanView,
   type manualPaymentInputSchema,
+  type renewalListQuerySchema,
+  type RenewalListItem,
   type Renewal,
   type RenewalStatus,
 } from '@portal/shared';
@@ -38,15 +41,19 @@ import {
   insertRenewal,
   lapseEndedRenewals,
   latestRenewals,
+  listRenewalRows,
   lockRenewal,
-  plansToOpen,
+  plansToSchedule,
+  renewalsToAnnounce,
+  skipOpenRenewals,
   updatePlan,
   updateRenewal,
   upsertPlan,
   type PlanRow,
   type RenewalRow,
 } from './renewals.repo.js';
-import { actingUserId, addMonths, organizationFor, requirePlatformBilling } from './rules.js';
+import { actingUserId, addMonths, listScope, organizationFor, requirePlatformBilling } from './rules.js';
+import { pageEnvelope } from '../../lib/paging.js';
 import { updateSubscriptionRow, type SubscriptionRow } from './subscriptions.repo.js';
 import { insertSubscriptionRecord, type SubscriptionTermsInput } from './subscriptions.service.js';
 
@@ -156,6 +163,23 @@ export async function billingPlanView(
   };
 }
 
+/** GET /api/auth/renewals: the operator's Renewals view (a tenant sees its own organization's). */
+export async function listRenewals(deps: Deps, actor: Actor, query: z.output<typeof renewalListQuerySchema>) {
+  const { rows, total } = await listRenewalRows(deps.db, {
+    ...query,
+    organizationId: listScope(actor, query.organizationId),
+  });
+  return pageEnvelope(
+    query,
+    rows.map((row): RenewalListItem => ({
+      ...toRenewalDto(row),
+      organizationName: row.organizationName,
+      nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    })),
+    total,
+  );
+}
+
 /**
  * PUT /api/auth/billing-plan: automatic renewal on or off. Turned on after its next period began, the
  * plan renews from the period after the one running now: a period that passed unrenewed is not charged.
@@ -177,6 +201,8 @@ export async function setAutoRenew(
       next = { nextPeriod: k, nextPeriodStart: periodStart(current, k) };
     }
     const updated = await updatePlan(tx, organizationId, { autoRenew: input.autoRenew, ...next });
+    // Off stops what is scheduled or announced too: the pre-debit notice promises it does.
+    if (!input.autoRenew) await skipOpenRenewals(tx, organizationId, SKIPPABLE);
     await recordActivity(tx, {
       organizationId,
       actorUserId: actor.userId,
@@ -226,33 +252,26 @@ export async function authorizeSandboxMandate(
   return toPlanDto(plan, deps.clock.now());
 }
 
-/** How a period opened now is collected, and its first status. */
-function openingStatus(plan: PlanRow, amountPaise: number): RenewalStatus {
-  if (plan.collection !== 'mandate' || plan.mandateStatus !== 'authorized') return 'awaiting_payment';
+/** How an announced renewal is collected: its status once its notice goes out. */
+function announcedStatus(plan: PlanRow | null, amountPaise: number): RenewalStatus {
+  if (plan?.collection !== 'mandate' || plan.mandateStatus !== 'authorized') return 'awaiting_payment';
   return amountPaise > MANDATE_SILENT_LIMIT_PAISE ? 'awaiting_authentication' : 'notified';
 }
 
 /**
- * Opens the plan's next period if it is due and still unopened (another run may have taken it): the
- * renewal row, its notice by mail and in the portal, and the plan moved on to the following period,
- * in one transaction. A period that already ended (the portal was down) opens as lapsed, unannounced.
+ * Schedules the plan's next period if it starts within RENEWALS_DUE_WITHIN_DAYS and is still
+ * unscheduled (another run may have taken it): the renewal row at the plan's terms, and the plan
+ * moved on to the following period, in one transaction. A period that already ended (the portal was
+ * down) is recorded as lapsed, unannounced and uncharged.
  */
-async function openNextPeriod(deps: Deps, actor: SystemActor, organizationId: string, now: Date) {
+async function scheduleNextPeriod(deps: Deps, organizationId: string, now: Date) {
   return deps.db.transaction(async (tx) => {
-    const txDeps = withDb(deps, tx);
     const plan = await findPlan(tx, organizationId, true);
-    const openBy = new Date(now.getTime() + PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR_MS);
-    if (!plan || !plan.autoRenew || plan.nextPeriodStart > openBy) return null;
+    const scheduleBy = new Date(now.getTime() + RENEWALS_DUE_WITHIN_DAYS * DAY_MS);
+    if (!plan || !plan.autoRenew || plan.nextPeriodStart > scheduleBy) return null;
     const k = plan.nextPeriod;
     const start = periodStart(plan, k);
     const end = periodStart(plan, k + 1);
-    const amounts = planAmounts(plan);
-    const ended = end <= now;
-    const status = ended ? 'lapsed' : openingStatus(plan, amounts.grandTotalPaise);
-    // A debit waits for its period and for its notice to be a day old, whichever is later.
-    const chargeAt = new Date(
-      Math.max(start.getTime(), now.getTime() + PRE_DEBIT_NOTICE_MIN_HOURS * HOUR_MS),
-    );
     const renewal = await insertRenewal(tx, {
       organizationId,
       period: k,
@@ -261,16 +280,38 @@ async function openNextPeriod(deps: Deps, actor: SystemActor, organizationId: st
       credits: plan.creditsPerPeriod,
       pricePerCreditPaise: plan.pricePerCreditPaise,
       taxRateBp: plan.taxRateBp,
-      amountPaise: amounts.grandTotalPaise,
+      amountPaise: planAmounts(plan).grandTotalPaise,
       collection: plan.collection,
-      status,
-      noticeSentAt: ended ? null : now,
-      nextAttemptAt: status === 'notified' ? chargeAt : null,
+      status: end <= now ? 'lapsed' : 'scheduled',
     });
     await updatePlan(tx, organizationId, { nextPeriod: k + 1, nextPeriodStart: end });
-    if (!renewal || ended) return renewal;
-    await sendRenewalNotice(txDeps, actor, { renewal, chargeAt });
     return renewal;
+  });
+}
+
+/**
+ * Announces a scheduled renewal PRE_DEBIT_NOTICE_LEAD_HOURS before its period: how it is collected
+ * is decided now (a mandate may have been authorized since it was scheduled), and its notice goes out
+ * by mail and in the portal, in one transaction. A debit waits for its period and for its notice to be
+ * PRE_DEBIT_NOTICE_MIN_HOURS old, whichever is later.
+ */
+async function announceRenewal(deps: Deps, actor: SystemActor, renewalId: string, now: Date) {
+  return deps.db.transaction(async (tx) => {
+    const renewal = await lockRenewal(tx, renewalId);
+    if (!renewal || renewal.status !== 'scheduled') return null;
+    const plan = await findPlan(tx, renewal.organizationId);
+    const status = announcedStatus(plan, renewal.amountPaise);
+    const chargeAt = new Date(
+      Math.max(renewal.periodStart.getTime(), now.getTime() + PRE_DEBIT_NOTICE_MIN_HOURS * HOUR_MS),
+    );
+    const announced = await updateRenewal(tx, renewal.id, {
+      status,
+      collection: plan?.collection ?? renewal.collection,
+      noticeSentAt: now,
+      nextAttemptAt: status === 'notified' ? chargeAt : null,
+    });
+    await sendRenewalNotice(withDb(deps, tx), actor, { renewal: announced, chargeAt });
+    return announced;
   });
 }
 
@@ -302,6 +343,14 @@ async function sendRenewalNotice(
   });
 }
 
+/** Renewals not yet charged or paid, which the customer may still decline. */
+const SKIPPABLE: readonly RenewalStatus[] = [
+  'scheduled',
+  'notified',
+  'awaiting_authentication',
+  'awaiting_payment',
+];
+
 /**
  * POST /api/auth/renewals/:id/skip: the customer opts out of one announced debit before it is taken.
  * The period is not charged and its credits are not granted; the plan renews again the month after.
@@ -312,8 +361,7 @@ export async function skipRenewal(deps: Deps, actor: Actor, input: { id: string 
     if (!found) throw notFound(messages.renewals.renewalNotFound);
     // A debit being taken is `charging`, not `notified`: the claim and this lock exclude each other.
     const renewal = (await lockRenewal(tx, found.id))!;
-    const skippable: RenewalStatus[] = ['notified', 'awaiting_authentication', 'awaiting_payment'];
-    if (!skippable.includes(renewal.status)) throw conflict(messages.renewals.notSkippable);
+    if (!SKIPPABLE.includes(renewal.status)) throw conflict(messages.renewals.notSkippable);
     const skipped = await updateRenewal(tx, renewal.id, { status: 'skipped', nextAttemptAt: null });
     await recordActivity(tx, {
       organizationId: skipped.organizationId,
@@ -341,7 +389,7 @@ async function settleRenewal(
     status: 'charged' | 'paid';
     pay(subscription: SubscriptionRow): Promise<PaymentRow>;
   },
-): Promise<RenewalRow> {
+): Promise<{ renewal: RenewalRow; payment: PaymentRow }> {
   const { renewal } = input;
   const tx = deps.db;
   const amounts = computeAmounts({
@@ -404,7 +452,7 @@ async function settleRenewal(
     entityId: renewal.id,
     message: `Renewed: ${formatCount(renewal.credits)} interview credits until ${formatDate(renewal.periodEnd)} (${formatRupees(renewal.amountPaise)})`,
   });
-  return settled;
+  return { renewal: settled, payment };
 }
 
 /**
@@ -468,7 +516,7 @@ export async function chargeRenewal(
         await issueInvoice(txDeps, actor, { payment, subscription, issuedAt: now });
         return payment;
       };
-      return (await settleRenewal(txDeps, actor, { renewal, status: 'charged', pay })).status;
+      return (await settleRenewal(txDeps, actor, { renewal, status: 'charged', pay })).renewal.status;
     }
     const retryAt = nextRetry(renewal, attempt, now);
     await updateRenewal(tx, renewal.id, {
@@ -487,6 +535,42 @@ export async function chargeRenewal(
     });
     return 'failed';
   });
+}
+
+/**
+ * A renewal's own order was paid online (verify or webhook), in the caller's transaction, which holds
+ * the order's and the organization's locks: settles the renewal with the captured payment and its
+ * invoice. Null when the renewal was settled meanwhile by other means; the caller then applies the
+ * money as a purchase of the same credits, so nothing paid is lost.
+ */
+export async function settleRenewalOrder(
+  deps: Deps,
+  actor: Actor | SystemActor,
+  input: { renewalId: string; providerPaymentId: string; providerOrderId: string; provider: string },
+): Promise<PaymentRow | null> {
+  const tx = deps.db;
+  const now = deps.clock.now();
+  const renewal = await lockRenewal(tx, input.renewalId);
+  const payable: RenewalStatus[] = ['awaiting_authentication', 'awaiting_payment', 'failed', 'lapsed'];
+  if (!renewal || !payable.includes(renewal.status)) return null;
+  const pay = async (subscription: SubscriptionRow) => {
+    const captured = await insertPayment(tx, {
+      organizationId: renewal.organizationId,
+      subscriptionId: subscription.id,
+      amountPaise: renewal.amountPaise,
+      providerPaymentId: input.providerPaymentId,
+      providerOrderId: input.providerOrderId,
+      paymentStatus: 'CAPTURED',
+      paymentMethod: 'ONLINE',
+      paymentCapture: true,
+      paymentNotes: `Renewal paid online (${input.provider})`,
+      paymentDate: now,
+      createdBy: actingUserId(actor),
+    });
+    await issueInvoice(deps, actor, { payment: captured, subscription, issuedAt: now });
+    return captured;
+  };
+  return (await settleRenewal(deps, actor, { renewal, status: 'paid', pay })).payment;
 }
 
 /**
@@ -523,32 +607,38 @@ export async function recordRenewalPayment(
       });
       return recorded.payment;
     };
-    return settleRenewal(txDeps, actor, { renewal, status: 'paid', pay });
+    return (await settleRenewal(txDeps, actor, { renewal, status: 'paid', pay })).renewal;
   });
   return toRenewalDto(row);
 }
 
 /**
- * One renewal run, at `deps.clock`'s now: lapses what ended unpaid, opens every period due within the
- * notice lead (with its notice), and queues a charge job for each debit whose time has come. Safe to
- * run in several processes at once: each period opens once (row lock and unique period) and each
- * charge job is keyed by its renewal.
+ * One renewal run, at `deps.clock`'s now: lapses what ended unpaid, schedules every period starting
+ * within RENEWALS_DUE_WITHIN_DAYS, announces those within the notice lead, and queues a charge job for
+ * each debit whose time has come. Safe in several processes at once: each period is scheduled once
+ * (plan row lock, unique period), announced once (renewal row lock), and each charge job is keyed by
+ * its renewal.
  */
 export async function runRenewals(deps: Deps, actor: SystemActor) {
   const now = deps.clock.now();
   const lapsed = await lapseEndedRenewals(deps.db, now);
-  let opened = 0;
-  const openBy = new Date(now.getTime() + PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR_MS);
+  let scheduled = 0;
+  const scheduleBy = new Date(now.getTime() + RENEWALS_DUE_WITHIN_DAYS * DAY_MS);
   for (;;) {
-    const due = await plansToOpen(deps.db, openBy, RUN_BATCH);
+    const due = await plansToSchedule(deps.db, scheduleBy, RUN_BATCH);
     if (due.length === 0) break;
-    for (const plan of due) if (await openNextPeriod(deps, actor, plan.organizationId, now)) opened++;
+    for (const plan of due) if (await scheduleNextPeriod(deps, plan.organizationId, now)) scheduled++;
   }
-  const charges = await dueCharges(deps.db, now, 10_000);
+  let announced = 0;
+  const announceBy = new Date(now.getTime() + PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR_MS);
+  for (const renewalId of await renewalsToAnnounce(deps.db, announceBy)) {
+    if (await announceRenewal(deps, actor, renewalId, now)) announced++;
+  }
+  const charges = await dueCharges(deps.db, now);
   for (const renewalId of charges) {
     await deps.jobs.send(deps.db, renewalChargeJob, { renewalId }, { singletonKey: renewalId });
   }
-  return { lapsed, opened, charges: charges.length };
+  return { lapsed, scheduled, announced, charges: charges.length };
 }
 
 /** Charges one due renewal (queued by the renewal run, one job per renewal). */

@@ -157,9 +157,17 @@ describe('a renewal on a card mandate', () => {
     const start = monthAfter(org.anchor);
     const balance = await balanceOf(org.orgId);
 
-    clock.set(new Date(start.getTime() - PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR - HOUR));
+    clock.set(new Date(start.getTime() - 7 * DAY - HOUR));
     await run();
     expect(await renewalsOf(org.orgId)).toHaveLength(0);
+    clock.set(new Date(start.getTime() - 7 * DAY));
+    await run();
+    expect(await renewalsOf(org.orgId)).toMatchObject([
+      { period: 1, status: 'scheduled', noticeSentAt: null },
+    ]);
+    clock.set(new Date(start.getTime() - PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR - HOUR));
+    await run();
+    expect((await renewalsOf(org.orgId))[0]!.status).toBe('scheduled');
 
     clock.set(new Date(start.getTime() - PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR));
     await run();
@@ -313,6 +321,98 @@ describe('a renewal on a card mandate', () => {
       .from(invoices)
       .where(eq(invoices.paymentId, recorded.json().data.paymentId));
     expect(invoiced).toHaveLength(1);
+  });
+});
+
+describe('paying a renewal online', () => {
+  it('above ₹15,000 the admin approves it in checkout: paid once, invoiced, credits granted', async () => {
+    const org = await onboard({ credits: 200, card: SANDBOX_TEST_CARD });
+    clock.set(new Date(monthAfter(org.anchor).getTime() - 40 * HOUR));
+    await run();
+    const [waiting] = await renewalsOf(org.orgId);
+    const balance = await balanceOf(org.orgId);
+
+    const created = await org.admin.post(`/api/auth/renewals/${waiting!.id}/order`);
+    expect(created.statusCode).toBe(201);
+    const order = created.json().data.order;
+    expect(order).toMatchObject({ amountPaise: 2_360_000, credits: 200 });
+    const checkout = (
+      await org.admin.post('/api/admin/payment/sandbox/pay', { razorpay_order_id: order.providerOrderId })
+    ).json().data;
+    const verified = await org.admin.post('/api/admin/payment/verify', checkout);
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json().data.creditBalance).toBe(balance + 200);
+
+    const [paid] = await renewalsOf(org.orgId);
+    expect(paid).toMatchObject({ status: 'paid', paymentId: verified.json().data.payment.id });
+    const invoiced = await ctx.database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.paymentId, paid!.paymentId!));
+    expect(invoiced).toHaveLength(1);
+    // Verified again (a reload), nothing changes; a second order for it is refused.
+    expect((await org.admin.post('/api/admin/payment/verify', checkout)).statusCode).toBe(200);
+    expect(await balanceOf(org.orgId)).toBe(balance + 200);
+    expect((await org.admin.post(`/api/auth/renewals/${waiting!.id}/order`)).statusCode).toBe(409);
+
+    const other = await onboard();
+    expect((await other.admin.post(`/api/auth/renewals/${waiting!.id}/order`)).statusCode).toBe(404);
+  });
+});
+
+describe('automatic renewal turned off', () => {
+  it('stops an announced debit, and turned on again renews from the next period', async () => {
+    const org = await onboard({ card: SANDBOX_TEST_CARD });
+    const start = monthAfter(org.anchor);
+    clock.set(new Date(start.getTime() - 40 * HOUR));
+    await run();
+    expect((await org.admin.put('/api/auth/billing-plan', { autoRenew: false })).statusCode).toBe(200);
+    clock.set(new Date(start.getTime() + DAY));
+    await run();
+    expect(await capturedPayments(org.orgId)).toHaveLength(0);
+    expect((await renewalsOf(org.orgId)).map((r) => r.status)).toEqual(['skipped']);
+
+    const on = await org.admin.put('/api/auth/billing-plan', { autoRenew: true });
+    expect(on.json().data).toMatchObject({ autoRenew: true });
+    clock.set(new Date(monthAfter(org.anchor, 2).getTime() - 40 * HOUR));
+    await run();
+    expect((await renewalsOf(org.orgId)).map((r) => [r.period, r.status])).toEqual([
+      [1, 'skipped'],
+      [2, 'notified'],
+    ]);
+  });
+});
+
+describe('the Renewals list', () => {
+  it('groups renewals by what needs doing; a tenant sees only its own', async () => {
+    const manual = await onboard();
+    const big = await onboard({ credits: 200, card: SANDBOX_TEST_CARD });
+    const card = await onboard({ card: SANDBOX_TEST_CARD });
+    clock.set(new Date(monthAfter(card.anchor).getTime() - 3 * DAY));
+    await run();
+    const ids = new Set([manual.orgId, big.orgId, card.orgId]);
+    const view = async (name: string, session = root) => {
+      const res = await session.get(`/api/auth/renewals?view=${name}&pageSize=100`);
+      expect(res.statusCode).toBe(200);
+      return (
+        res.json().data as { organizationId: string; status: string; organizationName: string }[]
+      ).filter((r) => ids.has(r.organizationId));
+    };
+    expect((await view('due')).map((r) => r.status)).toEqual(['scheduled', 'scheduled', 'scheduled']);
+    clock.set(new Date(monthAfter(card.anchor).getTime() - 40 * HOUR));
+    await run();
+    expect((await view('pending')).map((r) => r.status).sort()).toEqual([
+      'awaiting_authentication',
+      'awaiting_payment',
+    ]);
+    expect((await view('due')).map((r) => [r.organizationId, r.status])).toEqual([[card.orgId, 'notified']]);
+    expect((await view('due'))[0]!.organizationName).toBeTruthy();
+
+    const own = await view('all', card.admin);
+    expect(own.map((r) => r.organizationId)).toEqual([card.orgId]);
+    const foreign = await card.admin.get(`/api/auth/renewals?organizationId=${manual.orgId}`);
+    expect(foreign.statusCode).toBe(404);
+    expect((await root.get('/api/auth/renewals?view=soon')).statusCode).toBe(400);
   });
 });
 
