@@ -244,7 +244,7 @@ async function applyInTransaction(
       return { order: updated, payment, changed: true };
     }
   }
-  const now = new Date();
+  const now = deps.clock.now();
   const amounts = priceCredits(order.credits);
   const terms = subscriptionTermsSchema.parse({
     subscribedProducts: [INTERVIEW_BOT_PRODUCT],

@@ -69,7 +69,7 @@ export async function issueInvoice(
   input: { payment: InvoicedPayment; subscription: InvoicedSubscription | null; issuedAt?: Date },
 ): Promise<IssuedInvoice> {
   const { payment, subscription } = input;
-  const issuedAt = input.issuedAt ?? new Date();
+  const issuedAt = input.issuedAt ?? deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const profile = await sellerProfileOrRefuse(tx);
     const { buyer, placeOfSupplyCode, intraState } = await buyerOf(tx, payment.organizationId, profile);
