@@ -143,6 +143,7 @@ describe.skipIf(!usePostgres)('two API processes on one PostgreSQL', () => {
       await database.db.execute(sql`select name, cron from pgboss.schedule order by name`),
     );
     expect(schedules).toEqual([
+      { name: 'billing.renewals', cron: '*/15 * * * *' },
       { name: 'notifications.subscription-notices', cron: '5 * * * *' },
       { name: 'platform.housekeeping', cron: '0 * * * *' },
     ]);

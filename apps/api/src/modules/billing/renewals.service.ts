@@ -645,7 +645,8 @@ export async function runRenewals(deps: Deps, actor: SystemActor) {
 export const renewalChargeJob = defineJob<{ renewalId: string }>({
   name: 'billing.renewal-charge',
   batchSize: 5,
-  queue: () => ({ retryLimit: 5, retryDelaySeconds: 60, retryBackoff: true, expireInSeconds: 300 }),
+  // A try cut short (its process died) is taken again after a minute, asking with the same receipt.
+  queue: () => ({ retryLimit: 5, retryDelaySeconds: 60, retryBackoff: true, expireInSeconds: 60 }),
   run: (deps, actor, job) => chargeRenewal(deps, actor, job.data),
 });
 
