@@ -503,6 +503,8 @@ export const messages = {
     manualTitle: 'Your subscription renewal is due',
     chargedTitle: 'Your subscription was renewed',
     failedTitle: 'Your renewal payment did not go through',
+    pastDueTitle: 'Your subscription payment is overdue',
+    suspendedTitle: 'Your subscription is suspended',
   },
   tax: {
     gstinFormat: 'Enter a valid 15-character GSTIN, for example 29ABCDE1234F1ZW.',

@@ -12,6 +12,15 @@ export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
 export const MANDATE_STATUSES = ['none', 'authorized', 'cancelled'] as const;
 export type MandateStatus = (typeof MANDATE_STATUSES)[number];
 
+/**
+ * A plan is `past_due` once a renewal is owed past its period's start (a manual or approval renewal
+ * unpaid, or a debit declined after every retry), and `suspended` RENEWAL_GRACE_DAYS later: no new
+ * period is renewed until what is owed is paid, which makes it active again.
+ */
+export const PLAN_STATUSES = ['active', 'past_due', 'suspended'] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+export const RENEWAL_GRACE_DAYS = 7;
+
 export const RENEWAL_STATUSES = [
   /** Due within RENEWALS_DUE_WITHIN_DAYS; its notice goes out PRE_DEBIT_NOTICE_LEAD_HOURS before. */
   'scheduled',
@@ -67,6 +76,10 @@ export const billingPlanSchema = z.object({
   autoRenew: z.boolean(),
   collection: z.enum(COLLECTION_METHODS),
   mandateStatus: z.enum(MANDATE_STATUSES),
+  status: z.enum(PLAN_STATUSES),
+  pastDueSince: z.string().nullable(),
+  /** What the organization owes: its open renewals past their period's start, GST included. */
+  owedPaise: z.number(),
   currentPeriodStart: z.string(),
   /** The next renewal: the next period starts here. */
   currentPeriodEnd: z.string(),

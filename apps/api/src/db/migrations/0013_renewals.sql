@@ -15,6 +15,9 @@ CREATE TABLE "billing_plans" (
 	-- The next period to renew, and when it starts: a run opens it PRE_DEBIT_NOTICE_LEAD_HOURS before.
 	"next_period" integer DEFAULT 1 NOT NULL,
 	"next_period_start" timestamp with time zone NOT NULL,
+	-- active; past_due once a renewal is owed past its period start; suspended after the grace days.
+	"status" text DEFAULT 'active' NOT NULL,
+	"past_due_since" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );--> statement-breakpoint

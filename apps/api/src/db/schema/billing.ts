@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { COLLECTION_METHODS, MANDATE_STATUSES, RENEWAL_STATUSES } from '@portal/shared';
+import { COLLECTION_METHODS, MANDATE_STATUSES, PLAN_STATUSES, RENEWAL_STATUSES } from '@portal/shared';
 import {
   boolean,
   index,
@@ -187,6 +187,8 @@ export const billingPlans = pgTable(
     /** The next period to renew, and its start. */
     nextPeriod: integer('next_period').notNull().default(1),
     nextPeriodStart: timestampTz('next_period_start').notNull(),
+    status: text('status', { enum: PLAN_STATUSES }).notNull().default('active'),
+    pastDueSince: timestampTz('past_due_since'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -43,7 +43,13 @@ export async function plansToSchedule(db: Db, by: Date, limit: number): Promise<
   return db
     .select()
     .from(billingPlans)
-    .where(and(eq(billingPlans.autoRenew, true), lte(billingPlans.nextPeriodStart, by)))
+    .where(
+      and(
+        eq(billingPlans.autoRenew, true),
+        sql`${billingPlans.status} <> 'suspended'`,
+        lte(billingPlans.nextPeriodStart, by),
+      ),
+    )
     .orderBy(billingPlans.nextPeriodStart)
     .limit(limit);
 }
@@ -201,4 +207,56 @@ export async function listRenewalRows(
     rows: rows.map((r) => ({ ...r.renewal, organizationName: r.organizationName })),
     total: totalRow?.total ?? 0,
   };
+}
+
+/** Renewals owed: waiting for the customer or declined, past their period's start. */
+const owed = (now: Date) =>
+  and(
+    inArray(renewals.status, ['awaiting_payment', 'awaiting_authentication', 'failed']),
+    lte(renewals.periodStart, now),
+  );
+
+/** What the organization owes now, in paise. */
+export async function owedPaise(db: Db, organizationId: string, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${renewals.amountPaise}), 0)::int` })
+    .from(renewals)
+    .where(and(eq(renewals.organizationId, organizationId), owed(now)));
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Active plans owing a renewal that is past its start and no longer retried become past due; answers
+ * their organizations. A declined debit still to be retried does not count yet.
+ */
+export async function markPastDue(db: Db, now: Date): Promise<string[]> {
+  const owing = db
+    .select({ id: renewals.organizationId })
+    .from(renewals)
+    .where(
+      and(
+        eq(renewals.organizationId, billingPlans.organizationId),
+        lte(renewals.periodStart, now),
+        or(
+          inArray(renewals.status, ['awaiting_payment', 'awaiting_authentication']),
+          and(eq(renewals.status, 'failed'), isNull(renewals.nextAttemptAt)),
+        ),
+      ),
+    );
+  const rows = await db
+    .update(billingPlans)
+    .set({ status: 'past_due', pastDueSince: now, updatedAt: sql`now()` })
+    .where(and(eq(billingPlans.status, 'active'), sql`exists (${owing})`))
+    .returning({ organizationId: billingPlans.organizationId });
+  return rows.map((r) => r.organizationId);
+}
+
+/** Plans past due since `before` or earlier are suspended; answers their organizations. */
+export async function suspendPastDue(db: Db, before: Date): Promise<string[]> {
+  const rows = await db
+    .update(billingPlans)
+    .set({ status: 'suspended', updatedAt: sql`now()` })
+    .where(and(eq(billingPlans.status, 'past_due'), lte(billingPlans.pastDueSince, before)))
+    .returning({ organizationId: billingPlans.organizationId });
+  return rows.map((r) => r.organizationId);
 }

@@ -11,6 +11,7 @@ import {
   PRE_DEBIT_NOTICE_LEAD_HOURS,
   PRE_DEBIT_NOTICE_MIN_HOURS,
   RENEWALS_DUE_WITHIN_DAYS,
+  RENEWAL_GRACE_DAYS,
   RENEWAL_RETRY_DAYS,
   subscriptionTermsSchema,
   type BillingPlan,
@@ -43,7 +44,10 @@ import {
   latestRenewals,
   listRenewalRows,
   lockRenewal,
+  markPastDue,
+  owedPaise,
   plansToSchedule,
+  suspendPastDue,
   renewalsToAnnounce,
   skipOpenRenewals,
   updatePlan,
@@ -113,7 +117,7 @@ export async function setUpPlan(
   });
 }
 
-export function toPlanDto(plan: PlanRow, now: Date): BillingPlan {
+export function toPlanDto(plan: PlanRow, now: Date, owed: number): BillingPlan {
   const current = Math.max(0, Math.min(periodAt(plan, now), plan.nextPeriod - 1));
   return {
     organizationId: plan.organizationId,
@@ -124,6 +128,9 @@ export function toPlanDto(plan: PlanRow, now: Date): BillingPlan {
     autoRenew: plan.autoRenew,
     collection: plan.collection,
     mandateStatus: plan.mandateStatus,
+    status: plan.status,
+    pastDueSince: plan.pastDueSince?.toISOString() ?? null,
+    owedPaise: owed,
     currentPeriodStart: periodStart(plan, current).toISOString(),
     currentPeriodEnd: periodStart(plan, current + 1).toISOString(),
   };
@@ -157,8 +164,9 @@ export async function billingPlanView(
   const organizationId = organizationFor(actor, input.organizationId);
   const plan = await findPlan(deps.db, organizationId);
   const renewals = plan ? await latestRenewals(deps.db, organizationId, 12) : [];
+  const now = deps.clock.now();
   return {
-    plan: plan ? toPlanDto(plan, deps.clock.now()) : null,
+    plan: plan ? toPlanDto(plan, now, await owedPaise(deps.db, organizationId, now)) : null,
     renewals: renewals.map(toRenewalDto),
   };
 }
@@ -213,7 +221,7 @@ export async function setAutoRenew(
     });
     return updated;
   });
-  return toPlanDto(plan, now);
+  return toPlanDto(plan, now, await owedPaise(deps.db, organizationId, now));
 }
 
 /**
@@ -249,7 +257,8 @@ export async function authorizeSandboxMandate(
     });
     return updated;
   });
-  return toPlanDto(plan, deps.clock.now());
+  const now = deps.clock.now();
+  return toPlanDto(plan, now, await owedPaise(deps.db, actor.organizationId, now));
 }
 
 /** How an announced renewal is collected: its status once its notice goes out. */
@@ -268,7 +277,9 @@ async function scheduleNextPeriod(deps: Deps, organizationId: string, now: Date)
   return deps.db.transaction(async (tx) => {
     const plan = await findPlan(tx, organizationId, true);
     const scheduleBy = new Date(now.getTime() + RENEWALS_DUE_WITHIN_DAYS * DAY_MS);
-    if (!plan || !plan.autoRenew || plan.nextPeriodStart > scheduleBy) return null;
+    if (!plan || !plan.autoRenew || plan.status === 'suspended' || plan.nextPeriodStart > scheduleBy) {
+      return null;
+    }
     const k = plan.nextPeriod;
     const start = periodStart(plan, k);
     const end = periodStart(plan, k + 1);
@@ -436,6 +447,7 @@ async function settleRenewal(
     paymentId: payment.id,
     subscriptionId: subscription.id,
   });
+  await restoreIfPaidUp(deps, renewal.organizationId);
   await notifyOrganizationAdmins(deps, actor, {
     organizationId: renewal.organizationId,
     kind: 'renewal_charged',
@@ -613,6 +625,50 @@ export async function recordRenewalPayment(
 }
 
 /**
+ * After a payment, in its transaction: a plan that owes nothing more is active again. A suspended one
+ * renews again from the period after the one running now (the months it was suspended are not charged).
+ */
+async function restoreIfPaidUp(deps: Deps, organizationId: string) {
+  const now = deps.clock.now();
+  const plan = await findPlan(deps.db, organizationId, true);
+  if (!plan || plan.status === 'active' || (await owedPaise(deps.db, organizationId, now)) > 0) return;
+  let next = { nextPeriod: plan.nextPeriod, nextPeriodStart: plan.nextPeriodStart };
+  if (plan.status === 'suspended' && plan.nextPeriodStart <= now) {
+    const k = Math.max(plan.nextPeriod, periodAt(plan, now) + 1);
+    next = { nextPeriod: k, nextPeriodStart: periodStart(plan, k) };
+  }
+  await updatePlan(deps.db, organizationId, { status: 'active', pastDueSince: null, ...next });
+}
+
+/** Plans owing past their start become past due, and past due ones suspended after the grace days. */
+async function applyDunning(deps: Deps, actor: SystemActor, now: Date) {
+  return deps.db.transaction(async (tx) => {
+    const txDeps = withDb(deps, tx);
+    const pastDue = await markPastDue(tx, now);
+    const suspended = await suspendPastDue(tx, new Date(now.getTime() - RENEWAL_GRACE_DAYS * DAY_MS));
+    for (const organizationId of pastDue) {
+      await notifyOrganizationAdmins(txDeps, actor, {
+        organizationId,
+        kind: 'renewal_failed',
+        title: messages.renewals.pastDueTitle,
+        body: `Pay what is owed on Billing within ${RENEWAL_GRACE_DAYS} days to keep your subscription.`,
+        link: '/dashboard/billing',
+      });
+    }
+    for (const organizationId of suspended) {
+      await notifyOrganizationAdmins(txDeps, actor, {
+        organizationId,
+        kind: 'renewal_failed',
+        title: messages.renewals.suspendedTitle,
+        body: 'No new credits are added until what is owed is paid. Pay it on Billing to renew again.',
+        link: '/dashboard/billing',
+      });
+    }
+    return { pastDue: pastDue.length, suspended: suspended.length };
+  });
+}
+
+/**
  * One renewal run, at `deps.clock`'s now: lapses what ended unpaid, schedules every period starting
  * within RENEWALS_DUE_WITHIN_DAYS, announces those within the notice lead, and queues a charge job for
  * each debit whose time has come. Safe in several processes at once: each period is scheduled once
@@ -622,6 +678,7 @@ export async function recordRenewalPayment(
 export async function runRenewals(deps: Deps, actor: SystemActor) {
   const now = deps.clock.now();
   const lapsed = await lapseEndedRenewals(deps.db, now);
+  const dunning = await applyDunning(deps, actor, now);
   let scheduled = 0;
   const scheduleBy = new Date(now.getTime() + RENEWALS_DUE_WITHIN_DAYS * DAY_MS);
   for (;;) {
@@ -638,7 +695,7 @@ export async function runRenewals(deps: Deps, actor: SystemActor) {
   for (const renewalId of charges) {
     await deps.jobs.send(deps.db, renewalChargeJob, { renewalId }, { singletonKey: renewalId });
   }
-  return { lapsed, scheduled, announced, charges: charges.length };
+  return { lapsed, ...dunning, scheduled, announced, charges: charges.length };
 }
 
 /** Charges one due renewal (queued by the renewal run, one job per renewal). */

@@ -18,6 +18,8 @@ import {
   type TestContext,
 } from '../../../test/harness.js';
 import { systemActor } from '../../core/actor.js';
+import type { SandboxProvider } from '../../core/payments/index.js';
+import { webhookSignature } from '../../core/payments/signatures.js';
 import { ManualClock } from '../../core/clock.js';
 import {
   creditLedger,
@@ -360,6 +362,62 @@ describe('paying a renewal online', () => {
   });
 });
 
+describe('webhooks of a renewal paid online', () => {
+  const post = (raw: string, eventId: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/payment/webhook',
+      payload: raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-razorpay-signature': webhookSignature(
+          (ctx.app.deps.payments as SandboxProvider).webhookSecret,
+          raw,
+        ),
+        'x-razorpay-event-id': eventId,
+      },
+    });
+  const event = (type: string, orderId: string, paymentId: string, amount: number, status: string) =>
+    JSON.stringify({
+      entity: 'event',
+      event: type,
+      payload: { payment: { entity: { id: paymentId, amount, currency: 'INR', status, order_id: orderId } } },
+    });
+
+  it('replayed, reordered and duplicated 10 times at once, settle it once', async () => {
+    const org = await onboard({ credits: 200, card: SANDBOX_TEST_CARD });
+    clock.set(new Date(monthAfter(org.anchor).getTime() - 40 * HOUR));
+    await run();
+    const [waiting] = await renewalsOf(org.orgId);
+    const order = (await org.admin.post(`/api/auth/renewals/${waiting!.id}/order`)).json().data.order;
+    const balance = await balanceOf(org.orgId);
+    const id = order.providerOrderId as string;
+    const amount = order.amountPaise as number;
+    // A declined first try, then the approved one, announced as payment.captured and order.paid.
+    const events = [
+      [event('payment.failed', id, 'pay_RenewalDeclined1', amount, 'failed'), 'evt_RenewalFail01'],
+      [event('payment.captured', id, 'pay_RenewalApproved1', amount, 'captured'), 'evt_RenewalCapt01'],
+      [event('order.paid', id, 'pay_RenewalApproved1', amount, 'captured'), 'evt_RenewalPaid01'],
+    ] as const;
+    // Delivered newest first, each ten times, all at once; then replayed in order.
+    const answers = await Promise.all(
+      [...events].reverse().flatMap(([raw, eventId]) => Array.from({ length: 10 }, () => post(raw, eventId))),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(30).fill(200));
+    expect(answers.filter((a) => a.json().data.applied)).toHaveLength(1);
+    for (const [raw, eventId] of events) expect((await post(raw, eventId)).json().data.duplicate).toBe(true);
+
+    const [paid] = await renewalsOf(org.orgId);
+    expect(paid!.status).toBe('paid');
+    const captured = await capturedPayments(org.orgId);
+    expect(captured.map((p) => p.providerPaymentId)).toEqual(['pay_RenewalApproved1']);
+    expect(
+      await ctx.database.db.select().from(invoices).where(eq(invoices.paymentId, captured[0]!.id)),
+    ).toHaveLength(1);
+    expect(await balanceOf(org.orgId)).toBe(balance + 200);
+  });
+});
+
 describe('automatic renewal turned off', () => {
   it('stops an announced debit, and turned on again renews from the next period', async () => {
     const org = await onboard({ card: SANDBOX_TEST_CARD });
@@ -413,6 +471,66 @@ describe('the Renewals list', () => {
     const foreign = await card.admin.get(`/api/auth/renewals?organizationId=${manual.orgId}`);
     expect(foreign.statusCode).toBe(404);
     expect((await root.get('/api/auth/renewals?view=soon')).statusCode).toBe(400);
+  });
+});
+
+describe('dunning', () => {
+  it('past due after the last retry, suspended 7 days later with nothing renewed; paying restores it', async () => {
+    const org = await onboard({ card: SANDBOX_FAILING_DEBITS_CARD });
+    const start = monthAfter(org.anchor);
+    clock.set(new Date(start.getTime() - 47 * HOUR));
+    await run();
+    for (const d of [0, 1, 3]) {
+      clock.set(new Date(start.getTime() + d * DAY));
+      await run();
+    }
+    const plan = async () => (await org.admin.get('/api/auth/billing-plan')).json().data.plan;
+    expect(await plan()).toMatchObject({ status: 'active', owedPaise: 1_180_000 });
+    clock.set(new Date(start.getTime() + 5 * DAY));
+    await run();
+    // The last try is declined by the charge job; the next run (15 minutes on) finds it owed.
+    clock.advance(15 * 60_000);
+    await run();
+    expect(await plan()).toMatchObject({ status: 'past_due', pastDueSince: clock.now().toISOString() });
+
+    const pastDueAt = clock.now().getTime();
+    clock.set(new Date(pastDueAt + 7 * DAY - 1));
+    await run();
+    expect((await plan()).status).toBe('past_due');
+    clock.set(new Date(pastDueAt + 7 * DAY));
+    await run();
+    expect((await plan()).status).toBe('suspended');
+    const told = await ctx.database.db
+      .select({ title: notifications.title })
+      .from(notifications)
+      .where(and(eq(notifications.organizationId, org.orgId), eq(notifications.kind, 'renewal_failed')));
+    expect(told.map((n) => n.title)).toEqual(
+      expect.arrayContaining([messages.renewals.pastDueTitle, messages.renewals.suspendedTitle]),
+    );
+
+    // Suspended: the next month is not scheduled.
+    clock.set(new Date(monthAfter(org.anchor, 2).getTime() + HOUR));
+    await run();
+    expect((await renewalsOf(org.orgId)).map((r) => [r.period, r.status])).toEqual([[1, 'lapsed']]);
+
+    const [owed] = await renewalsOf(org.orgId);
+    const recorded = await root.post(`/api/auth/renewals/${owed!.id}/payments`, {
+      transactionId: `UTR-${randomUUID().slice(0, 8)}`,
+      paymentMethod: 'bank_transfer',
+      paymentDate: '2026-02-01',
+    });
+    expect(recorded.statusCode).toBe(201);
+    expect(await plan()).toMatchObject({ status: 'active', pastDueSince: null, owedPaise: 0 });
+    clock.set(new Date(monthAfter(org.anchor, 3).getTime() - 40 * HOUR));
+    await run();
+    expect((await renewalsOf(org.orgId)).map((r) => [r.period, r.status])).toEqual(
+      [
+        [1, 'paid'],
+        [3, 'failed'],
+      ]
+        .slice(0, 1)
+        .concat([[3, 'notified']]),
+    );
   });
 });
 
