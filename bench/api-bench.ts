@@ -299,8 +299,8 @@ function argon2Verifies(hash: string, password: string, concurrency: number): Me
   };
 }
 
-/** The seller's tax profile and `count` paid invoices of the first organizations, as payments issue them. */
-async function issueBenchInvoices(deps: Deps, count: number): Promise<string[]> {
+/** The seller's tax profile, which every captured payment's invoice needs. */
+export async function saveBenchSellerProfile(deps: Deps): Promise<void> {
   const pan = 'AABCB1234B';
   const first14 = `29${pan}1Z`;
   await saveSellerTaxProfile(
@@ -318,6 +318,11 @@ async function issueBenchInvoices(deps: Deps, count: number): Promise<string[]> 
     },
     null,
   );
+}
+
+/** The seller's tax profile and `count` paid invoices of the first organizations, as payments issue them. */
+async function issueBenchInvoices(deps: Deps, count: number): Promise<string[]> {
+  await saveBenchSellerProfile(deps);
   const orgs = await deps.db
     .select({ id: organizations.id })
     .from(organizations)

@@ -51,3 +51,29 @@ export async function enrolTotp(db: Db, userIds: string[], encrypt: () => string
     .values(userIds.map((userId) => ({ userId, secretCiphertext: encrypt(), confirmedAt })));
   await db.execute(sql`vacuum analyze user_totp`);
 }
+
+/**
+ * `count` organizations with one admin each and a monthly plan on a card mandate anchored at `anchor`
+ * (10 credits at ₹100 + GST, ₹1,180 a month): the renewal figures' customers.
+ */
+export async function createRenewingOrganizations(
+  db: Db,
+  options: { count: number; anchor: Date; firstPeriodStart: Date; roleId: string; passwordHash: string },
+) {
+  await db.execute(sql`
+    with o as (
+      insert into organizations (name)
+      select 'Renewing Org ' || g from generate_series(1, ${options.count}::int) g
+      returning id, name
+    ), u as (
+      insert into users (organization_id, role_id, username, email, full_name, client, is_active, password_hash)
+      select id, ${options.roleId}::uuid, 'renew-' || id, 'renew-' || id || '@bench.test', 'Renewing Admin', name, true,
+             ${options.passwordHash}
+      from o
+    )
+    insert into billing_plans (organization_id, credits_per_period, price_per_credit_paise, tax_rate_bp, amount_paise,
+      auto_renew, collection, mandate_status, mandate_token, mandate_max_paise, anchor_at, next_period_start)
+    select id, 10, 10000, 1800, 118000, true, 'mandate', 'authorized', 'token_' || substr(id::text, 1, 8), 118000,
+      ${options.anchor.toISOString()}::timestamptz, ${options.firstPeriodStart.toISOString()}::timestamptz
+    from o`);
+}

@@ -13,16 +13,14 @@ import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
 import { benchApi, type ApiRun, type Figure } from './api-bench.js';
 import { benchJobs } from './jobs-bench.js';
 import { benchLighthouse } from './lighthouse-bench.js';
+import { benchRenewals } from './renewals-bench.js';
 import { benchWebSize } from './web-bench.js';
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const only = new Set((process.env.BENCH_ONLY ?? 'api,web,lighthouse').split(','));
 // BENCH_FIGURES=uploads: of the API part, only the upload figure; =jobs: only the mail figures
-// (jobs-bench.ts). To iterate on them.
-const apiFigures =
-  process.env.BENCH_FIGURES === 'uploads' || process.env.BENCH_FIGURES === 'jobs'
-    ? process.env.BENCH_FIGURES
-    : undefined;
+// (jobs-bench.ts); =renewals: only the renewal figures (renewals-bench.ts). To iterate on them.
+const apiFigures = (['uploads', 'jobs', 'renewals'] as const).find((f) => f === process.env.BENCH_FIGURES);
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 async function postgresAvailable(): Promise<boolean> {
@@ -90,12 +88,13 @@ function add(part: Figure[]) {
 /** One database's API figures, then its mail figures (each on a portal of its own); answers the uploads'. */
 async function apiPart(kind: 'pglite' | 'postgres'): Promise<ApiRun['uploads'] | undefined> {
   let uploads: ApiRun['uploads'] | undefined;
-  if (apiFigures !== 'jobs') {
+  if (apiFigures === undefined || apiFigures === 'uploads') {
     const run = await benchApi(kind, postgresUrl, log, apiFigures);
     add(run.figures);
     uploads = run.uploads;
   }
-  if (apiFigures !== 'uploads') add(await benchJobs(kind, postgresUrl, log));
+  if (apiFigures === undefined || apiFigures === 'jobs') add(await benchJobs(kind, postgresUrl, log));
+  if (apiFigures === undefined || apiFigures === 'renewals') add(await benchRenewals(kind, postgresUrl, log));
   return uploads;
 }
 

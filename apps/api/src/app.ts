@@ -21,7 +21,7 @@ import textGuardPlugin from './plugins/text-guard.js';
 import webPlugin from './plugins/web.js';
 import { jobDefinitions, registerModules } from './modules/index.js';
 import { defaultConfig, type AppConfig } from './core/config.js';
-import { systemClock } from './core/clock.js';
+import { OffsetClock, systemClock } from './core/clock.js';
 import type { Deps } from './core/deps.js';
 import { systemActor } from './core/actor.js';
 import { deriveSecrets } from './core/secrets.js';
@@ -80,7 +80,7 @@ async function createDeps(options: BuildOptions, log: FastifyBaseLogger): Promis
     payments: await createPaymentProvider({ env, db: database.db }),
     secrets: deriveSecrets(sessionSecret),
     jobs,
-    clock: systemClock,
+    clock: env.TEST_CLOCK ? new OffsetClock() : systemClock,
   };
 }
 

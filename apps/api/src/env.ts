@@ -72,6 +72,11 @@ const envSchema = z.object({
   RAZORPAY_KEY_SECRET: z.string().optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * `on`: the billing cycle runs on a clock the platform operator can move forward
+   * (`POST /api/auth/test-clock`), so browser tests see a month pass. Refused in production.
+   */
+  TEST_CLOCK: z.enum(['on']).optional(),
   WEB_DIST_DIR: z.string().optional(),
 });
 
@@ -128,6 +133,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     problems.push(
       'PUBLIC_URL is required when NODE_ENV=production (the address users open, e.g. https://portal.example.com)',
     );
+  }
+  if (env.NODE_ENV === 'production' && env.TEST_CLOCK) {
+    problems.push('TEST_CLOCK moves the billing clock for tests; it cannot be set when NODE_ENV=production');
   }
   const paymentProvider = resolvePaymentProvider(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);

@@ -24,3 +24,14 @@ export class ManualClock implements Clock {
     this.at += ms;
   }
 }
+
+/** The system clock moved forward by the platform operator (TEST_CLOCK=on: browser tests). */
+export class OffsetClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}

@@ -155,3 +155,9 @@ export const renewalListItemSchema = renewalSchema.extend({
   nextAttemptAt: z.string().nullable(),
 });
 export type RenewalListItem = z.infer<typeof renewalListItemSchema>;
+
+/** POST /api/auth/test-clock (TEST_CLOCK=on only): moves the billing clock forward, then runs renewals. */
+export const advanceClockBodySchema = z.strictObject({
+  hours: z.number().int().min(1).max(24 * 400),
+});
+export const clockAdvancedSchema = z.object({ now: z.string() });

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  advanceClockBodySchema,
   billingPlanQuerySchema,
+  clockAdvancedSchema,
   billingPlanSchema,
   billingPlanViewSchema,
   idParamsSchema,
@@ -15,6 +17,8 @@ import {
   successSchema,
   updateBillingPlanBodySchema,
 } from '@portal/shared';
+import { systemActor } from '../../core/actor.js';
+import { OffsetClock } from '../../core/clock.js';
 import { access, requireActor } from '../../plugins/access.js';
 import { createRenewalOrder } from './orders.service.js';
 import {
@@ -22,6 +26,7 @@ import {
   billingPlanView,
   listRenewals,
   recordRenewalPayment,
+  runRenewals,
   setAutoRenew,
   skipRenewal,
 } from './renewals.service.js';
@@ -145,6 +150,29 @@ export async function renewalsRoutes(fastify: FastifyInstance) {
         }),
       }),
   );
+
+  // Only on a portal started with TEST_CLOCK=on (never in production): browser tests see months pass.
+  const clock = app.deps.clock;
+  if (clock instanceof OffsetClock) {
+    app.post(
+      '/api/auth/test-clock',
+      {
+        config: { access: access.can('organizations', 'CREATE') },
+        schema: {
+          tags,
+          summary: 'Test portals only: move the billing clock forward, then run renewals and their debits',
+          body: advanceClockBodySchema,
+          response: { 200: successSchema(clockAdvancedSchema) },
+        },
+      },
+      async (request) => {
+        clock.advance(request.body.hours * 3_600_000);
+        await runRenewals(app.deps, systemActor('test-clock'));
+        await app.deps.jobs.settled();
+        return { success: true as const, data: { now: clock.now().toISOString() } };
+      },
+    );
+  }
 
   app.post(
     '/api/admin/payment/sandbox/mandate',

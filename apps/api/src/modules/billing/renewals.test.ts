@@ -21,6 +21,7 @@ import { systemActor } from '../../core/actor.js';
 import type { SandboxProvider } from '../../core/payments/index.js';
 import { webhookSignature } from '../../core/payments/signatures.js';
 import { ManualClock } from '../../core/clock.js';
+import { loadEnv } from '../../env.js';
 import {
   creditLedger,
   emailOutbox,
@@ -578,6 +579,46 @@ describe('races', () => {
     for (const org of orgs) {
       expect(await capturedPayments(org.orgId)).toHaveLength(1);
       expect((await renewalsOf(org.orgId)).map((r) => r.status)).toEqual(['charged']);
+    }
+  });
+});
+
+describe('the test clock (TEST_CLOCK=on)', () => {
+  it('exists only when asked for, never in production, and only for the platform operator', async () => {
+    expect((await root.post('/api/auth/test-clock', { hours: 1 })).statusCode).toBe(404);
+    expect(() =>
+      loadEnv({
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://portal.example.com',
+        PAYMENT_PROVIDER: 'sandbox',
+        TEST_CLOCK: 'on',
+      }),
+    ).toThrow(/TEST_CLOCK/);
+
+    const moved = await createTestApp({}, { env: { TEST_CLOCK: 'on' } });
+    try {
+      const operator = await signIn(moved.app);
+      const body = { ...onboardingBody(), autoRenew: true };
+      const res = await operator.post('/api/auth/onboarding', body, {
+        headers: { [IDEMPOTENCY_HEADER]: randomUUID() },
+      });
+      const orgId = res.json().data.user.organizationId as string;
+      const tenant = await createTenant(moved, 'clock', {
+        organizationId: orgId,
+        roleId: await roleIdByName(moved),
+      });
+      expect((await tenant.session.post('/api/auth/test-clock', { hours: 24 })).statusCode).toBe(403);
+      expect((await operator.post('/api/auth/test-clock', { hours: 0 })).statusCode).toBe(400);
+
+      const before = Date.now();
+      const advanced = await operator.post('/api/auth/test-clock', { hours: 24 * 30 });
+      expect(advanced.statusCode).toBe(200);
+      expect(new Date(advanced.json().data.now).getTime()).toBeGreaterThanOrEqual(before + 30 * DAY);
+      // A month on, the plan's renewal has been scheduled and announced: a manual customer's notice.
+      const plan = (await tenant.session.get('/api/auth/billing-plan')).json().data;
+      expect(plan.renewals[0]).toMatchObject({ period: 1, status: 'awaiting_payment' });
+    } finally {
+      await moved.close();
     }
   });
 });
