@@ -923,6 +923,14 @@ const ROUTES: RouteCase[] = [
     send: (s) => s.put(`/api/auth/billing-plan?organizationId=${orgA}`, { autoRenew: next() % 2 === 0 }),
   },
   {
+    route: 'PUT /api/auth/billing-plan/terms',
+    feature: 'subscriptions',
+    expected: owned(200),
+    setup: async () => ({ id: await planOf(orgA) }),
+    send: (s) =>
+      s.put(`/api/auth/billing-plan/terms?organizationId=${orgA}`, { creditsPerPeriod: 10 + next() }),
+  },
+  {
     route: 'GET /api/auth/renewals',
     feature: 'subscriptions',
     expected: listed,

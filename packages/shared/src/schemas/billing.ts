@@ -64,6 +64,10 @@ export const LEDGER_REASONS = [
   'usage',
   'adjustment',
   'refund',
+  /** Unused credits past the plan's rollover cap, taken at a renewal (docs/product.md "Renewals"). */
+  'expiry',
+  /** A note of the unused credits carried into a renewed period (delta 0). */
+  'rollover',
 ] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_CREDITS, MAX_PRICE_PER_CREDIT_PAISE, MIN_PRICE_PER_CREDIT_PAISE } from '../money.js';
 
 /**
  * The monthly cycle (docs/product.md "Renewals"): each organization has one plan, renewed period by
@@ -78,6 +79,8 @@ export const billingPlanSchema = z.object({
   mandateStatus: z.enum(MANDATE_STATUSES),
   status: z.enum(PLAN_STATUSES),
   pastDueSince: z.string().nullable(),
+  /** Unused credits carried into a renewed period at most; null when credits never expire. */
+  rolloverCap: z.number().nullable(),
   /** What the organization owes: its open renewals past their period's start, GST included. */
   owedPaise: z.number(),
   currentPeriodStart: z.string(),
@@ -158,6 +161,30 @@ export type RenewalListItem = z.infer<typeof renewalListItemSchema>;
 
 /** POST /api/auth/test-clock (TEST_CLOCK=on only): moves the billing clock forward, then runs renewals. */
 export const advanceClockBodySchema = z.strictObject({
-  hours: z.number().int().min(1).max(24 * 400),
+  hours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 400),
 });
 export const clockAdvancedSchema = z.object({ now: z.string() });
+
+/**
+ * PUT /api/auth/billing-plan/terms: the plan's terms from its next renewal not yet announced (a
+ * downgrade waits for it). The admin may change the credits a month; the price, GST and rollover cap
+ * are the platform operator's.
+ */
+export const planTermsBodySchema = z
+  .strictObject({
+    creditsPerPeriod: z.number().int().min(1).max(MAX_CREDITS).optional(),
+    pricePerCreditPaise: z
+      .number()
+      .int()
+      .min(MIN_PRICE_PER_CREDIT_PAISE)
+      .max(MAX_PRICE_PER_CREDIT_PAISE)
+      .optional(),
+    taxRateBp: z.number().int().min(0).max(10_000).optional(),
+    rolloverCap: z.number().int().min(0).max(MAX_CREDITS).nullable().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to change' });
+export type PlanTermsBody = z.infer<typeof planTermsBodySchema>;

@@ -18,6 +18,8 @@ CREATE TABLE "billing_plans" (
 	-- active; past_due once a renewal is owed past its period start; suspended after the grace days.
 	"status" text DEFAULT 'active' NOT NULL,
 	"past_due_since" timestamp with time zone,
+	-- Unused credits carried into a renewed period at most (the rest expire); null: none expire.
+	"rollover_cap" integer,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );--> statement-breakpoint

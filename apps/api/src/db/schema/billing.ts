@@ -1,5 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { COLLECTION_METHODS, MANDATE_STATUSES, PLAN_STATUSES, RENEWAL_STATUSES } from '@portal/shared';
+import {
+  COLLECTION_METHODS,
+  LEDGER_REASONS,
+  MANDATE_STATUSES,
+  PLAN_STATUSES,
+  RENEWAL_STATUSES,
+} from '@portal/shared';
 import {
   boolean,
   index,
@@ -120,9 +126,7 @@ export const creditLedger = pgTable(
       .notNull()
       .references(() => organizations.id),
     delta: integer('delta').notNull(),
-    reason: text('reason', {
-      enum: ['subscription', 'demo_trial', 'purchase', 'usage', 'adjustment', 'refund'],
-    }).notNull(),
+    reason: text('reason', { enum: LEDGER_REASONS }).notNull(),
     subscriptionId: uuid('subscription_id').references(() => subscriptions.id),
     paymentId: uuid('payment_id').references(() => payments.id),
     /** Caller's reference for a use of credits; unique per organization so a retry debits once. */
@@ -188,6 +192,8 @@ export const billingPlans = pgTable(
     nextPeriod: integer('next_period').notNull().default(1),
     nextPeriodStart: timestampTz('next_period_start').notNull(),
     status: text('status', { enum: PLAN_STATUSES }).notNull().default('active'),
+    /** Unused credits carried into a renewed period at most; the rest expire. Null: none expire. */
+    rolloverCap: integer('rollover_cap'),
     pastDueSince: timestampTz('past_due_since'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

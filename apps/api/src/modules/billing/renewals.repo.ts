@@ -260,3 +260,15 @@ export async function suspendPastDue(db: Db, before: Date): Promise<string[]> {
     .returning({ organizationId: billingPlans.organizationId });
   return rows.map((r) => r.organizationId);
 }
+
+/** Scheduled (not yet announced) renewals of the organization take the plan's new terms. */
+export async function rescheduleTerms(
+  db: Db,
+  organizationId: string,
+  terms: { credits: number; pricePerCreditPaise: number; taxRateBp: number; amountPaise: number },
+): Promise<void> {
+  await db
+    .update(renewals)
+    .set({ ...terms, updatedAt: sql`now()` })
+    .where(and(eq(renewals.organizationId, organizationId), eq(renewals.status, 'scheduled')));
+}

@@ -10,6 +10,7 @@ import {
   manualPaymentInputSchema,
   orderCreatedSchema,
   pageSchema,
+  planTermsBodySchema,
   renewalListItemSchema,
   renewalListQuerySchema,
   renewalSchema,
@@ -24,6 +25,7 @@ import { createRenewalOrder } from './orders.service.js';
 import {
   authorizeSandboxMandate,
   billingPlanView,
+  changePlanTerms,
   listRenewals,
   recordRenewalPayment,
   runRenewals,
@@ -75,6 +77,28 @@ export async function renewalsRoutes(fastify: FastifyInstance) {
       data: await setAutoRenew(app.deps, requireActor(request), {
         organizationId: request.query.organizationId,
         autoRenew: request.body.autoRenew,
+      }),
+    }),
+  );
+
+  app.put(
+    '/api/auth/billing-plan/terms',
+    {
+      // The price, GST and rollover cap also need Organization Management CREATE (the operator).
+      config: { access: access.can('subscriptions', 'CREATE') },
+      schema: {
+        tags,
+        summary: "The plan's terms from its next renewal not yet announced",
+        querystring: billingPlanQuerySchema,
+        body: planTermsBodySchema,
+        response: { 200: successSchema(billingPlanSchema) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await changePlanTerms(app.deps, requireActor(request), {
+        organizationId: request.query.organizationId,
+        body: request.body,
       }),
     }),
   );

@@ -17,6 +17,7 @@ import {
   type BillingPlan,
   type BillingPlanView,
   type manualPaymentInputSchema,
+  type PlanTermsBody,
   type renewalListQuerySchema,
   type RenewalListItem,
   type Renewal,
@@ -30,7 +31,7 @@ import { defineJob } from '../../core/jobs.js';
 import { isSandbox, mandateDebitsOf } from '../../core/payments/index.js';
 import { issueInvoice } from '../invoices/index.js';
 import { activeOrganizationAdmins, notifyOrganizationAdmins } from '../notifications/index.js';
-import { insertLedgerEntryOnce, lockOrganization } from './ledger.repo.js';
+import { creditBalance, insertLedgerEntryOnce, lockOrganization } from './ledger.repo.js';
 import { insertPayment, type PaymentRow } from './payments.repo.js';
 import { recordManualPayment } from './payments.service.js';
 import { renewalNoticeMail } from './renewal-mails.js';
@@ -47,6 +48,7 @@ import {
   markPastDue,
   owedPaise,
   plansToSchedule,
+  rescheduleTerms,
   suspendPastDue,
   renewalsToAnnounce,
   skipOpenRenewals,
@@ -129,6 +131,7 @@ export function toPlanDto(plan: PlanRow, now: Date, owed: number): BillingPlan {
     collection: plan.collection,
     mandateStatus: plan.mandateStatus,
     status: plan.status,
+    rolloverCap: plan.rolloverCap,
     pastDueSince: plan.pastDueSince?.toISOString() ?? null,
     owedPaise: owed,
     currentPeriodStart: periodStart(plan, current).toISOString(),
@@ -388,6 +391,90 @@ export async function skipRenewal(deps: Deps, actor: Actor, input: { id: string 
 }
 
 /**
+ * At a renewal, in its transaction (which holds the organization's lock): unused credits above the
+ * plan's rollover cap expire, and those carried over are noted, each a ledger entry keyed by the
+ * renewal. A plan without a cap expires nothing. The balance never goes below zero.
+ */
+async function expireUnusedCredits(deps: Deps, actor: Actor | SystemActor, renewal: RenewalRow) {
+  const tx = deps.db;
+  const plan = await findPlan(tx, renewal.organizationId);
+  if (plan?.rolloverCap === null || plan?.rolloverCap === undefined) return;
+  const unused = Math.max(0, await creditBalance(tx, renewal.organizationId));
+  const expired = Math.max(0, unused - plan.rolloverCap);
+  const carried = unused - expired;
+  const common = {
+    organizationId: renewal.organizationId,
+    subscriptionId: null,
+    createdBy: actingUserId(actor),
+  };
+  if (expired > 0) {
+    await insertLedgerEntryOnce(tx, {
+      ...common,
+      delta: -expired,
+      reason: 'expiry',
+      reference: `expiry:${renewal.id}`,
+      note: `${formatCount(expired)} unused credits expired at the renewal (rollover up to ${formatCount(plan.rolloverCap)})`,
+    });
+  }
+  if (carried > 0) {
+    await insertLedgerEntryOnce(tx, {
+      ...common,
+      delta: 0,
+      reason: 'rollover',
+      reference: `rollover:${renewal.id}`,
+      note: `${formatCount(carried)} unused credits carried into ${formatDate(renewal.periodStart)} to ${formatDate(renewal.periodEnd)}`,
+    });
+  }
+}
+
+/**
+ * PUT /api/auth/billing-plan/terms: new terms from the next renewal not yet announced (one already
+ * announced keeps the terms its notice gave). The price, GST and rollover cap are the operator's.
+ */
+export async function changePlanTerms(
+  deps: Deps,
+  actor: Actor,
+  input: { organizationId?: string | undefined; body: PlanTermsBody },
+): Promise<BillingPlan> {
+  const { body } = input;
+  const organizationId = organizationFor(actor, input.organizationId);
+  const operatorTerms = ['pricePerCreditPaise', 'taxRateBp', 'rolloverCap'] as const;
+  if (operatorTerms.some((term) => body[term] !== undefined)) requirePlatformBilling(actor);
+  const now = deps.clock.now();
+  const plan = await deps.db.transaction(async (tx) => {
+    const current = await findPlan(tx, organizationId, true);
+    if (!current) throw notFound(messages.renewals.planNotFound);
+    const terms = {
+      creditsPerPeriod: body.creditsPerPeriod ?? current.creditsPerPeriod,
+      pricePerCreditPaise: body.pricePerCreditPaise ?? current.pricePerCreditPaise,
+      taxRateBp: body.taxRateBp ?? current.taxRateBp,
+    };
+    const amountPaise = planAmounts(terms).grandTotalPaise;
+    const updated = await updatePlan(tx, organizationId, {
+      ...terms,
+      amountPaise,
+      ...(body.rolloverCap !== undefined ? { rolloverCap: body.rolloverCap } : {}),
+    });
+    await rescheduleTerms(tx, organizationId, {
+      credits: terms.creditsPerPeriod,
+      pricePerCreditPaise: terms.pricePerCreditPaise,
+      taxRateBp: terms.taxRateBp,
+      amountPaise,
+    });
+    await recordActivity(tx, {
+      organizationId,
+      actorUserId: actor.userId,
+      action: 'updated',
+      entityType: 'billing_plan',
+      entityId: organizationId,
+      message: `Plan changed to ${formatCount(terms.creditsPerPeriod)} interview credits a month (${formatRupees(amountPaise)}) from the next renewal${updated.rolloverCap === null ? '' : `; unused credits roll over up to ${formatCount(updated.rolloverCap)}`}`,
+    });
+    return updated;
+  });
+  return toPlanDto(plan, now, await owedPaise(deps.db, organizationId, now));
+}
+
+/**
  * Records what paid a renewal, in the caller's transaction: its subscription for the period, the
  * payment (`pay`, given the subscription, records it and its tax invoice), the period's credits
  * (granted once: the ledger reference is the renewal) and the post-debit alert.
@@ -429,6 +516,7 @@ async function settleRenewal(
   });
   const payment = await input.pay(unpaid);
   const subscription = await updateSubscriptionRow(tx, unpaid.id, { paymentId: payment.id });
+  await expireUnusedCredits(deps, actor, renewal);
   await insertLedgerEntryOnce(tx, {
     organizationId: renewal.organizationId,
     delta: renewal.credits,

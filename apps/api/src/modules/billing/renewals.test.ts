@@ -475,6 +475,68 @@ describe('the Renewals list', () => {
   });
 });
 
+describe('plan terms and unused credits', () => {
+  it('a downgrade waits for the next renewal not yet announced; the price is the operator’s', async () => {
+    const org = await onboard({ card: SANDBOX_TEST_CARD });
+    clock.set(new Date(monthAfter(org.anchor).getTime() - 40 * HOUR));
+    await run();
+    const down = await org.admin.put('/api/auth/billing-plan/terms', { creditsPerPeriod: 50 });
+    expect(down.statusCode).toBe(200);
+    expect(down.json().data).toMatchObject({ creditsPerPeriod: 50, amountPaise: 590_000 });
+    // Period 1 was announced at 100 credits: it keeps them.
+    expect((await renewalsOf(org.orgId))[0]).toMatchObject({
+      period: 1,
+      credits: 100,
+      amountPaise: 1_180_000,
+    });
+    clock.set(new Date(monthAfter(org.anchor, 2).getTime() - 6 * DAY));
+    await run();
+    expect((await renewalsOf(org.orgId))[1]).toMatchObject({ period: 2, status: 'scheduled', credits: 50 });
+    // Scheduled, not yet announced: a change still reaches it.
+    expect((await org.admin.put('/api/auth/billing-plan/terms', { creditsPerPeriod: 60 })).statusCode).toBe(
+      200,
+    );
+    expect((await renewalsOf(org.orgId))[1]).toMatchObject({ credits: 60, amountPaise: 708_000 });
+
+    const price = await org.admin.put('/api/auth/billing-plan/terms', { pricePerCreditPaise: 100 });
+    expect(price.statusCode).toBe(403);
+    expect((await org.admin.put('/api/auth/billing-plan/terms', {})).statusCode).toBe(400);
+    const other = await onboard();
+    const foreign = await other.admin.put(`/api/auth/billing-plan/terms?organizationId=${org.orgId}`, {
+      creditsPerPeriod: 1,
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it('at a renewal, unused credits above the rollover cap expire; every step is in the ledger', async () => {
+    const org = await onboard({ card: SANDBOX_TEST_CARD });
+    const cap = await root.put(`/api/auth/billing-plan/terms?organizationId=${org.orgId}`, {
+      rolloverCap: 20,
+    });
+    expect(cap.statusCode).toBe(200);
+    expect(cap.json().data.rolloverCap).toBe(20);
+    const unused = await balanceOf(org.orgId);
+    expect(unused).toBe(102);
+    const start = monthAfter(org.anchor);
+    clock.set(new Date(start.getTime() - 40 * HOUR));
+    await run();
+    clock.set(start);
+    await run();
+    expect(await balanceOf(org.orgId)).toBe(20 + 100);
+    const entries = await ctx.database.db
+      .select({ delta: creditLedger.delta, reason: creditLedger.reason })
+      .from(creditLedger)
+      .where(eq(creditLedger.organizationId, org.orgId));
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        { delta: -82, reason: 'expiry' },
+        { delta: 0, reason: 'rollover' },
+        { delta: 100, reason: 'subscription' },
+      ]),
+    );
+  });
+});
+
 describe('dunning', () => {
   it('past due after the last retry, suspended 7 days later with nothing renewed; paying restores it', async () => {
     const org = await onboard({ card: SANDBOX_FAILING_DEBITS_CARD });
