@@ -931,6 +931,13 @@ const ROUTES: RouteCase[] = [
       s.put(`/api/auth/billing-plan/terms?organizationId=${orgA}`, { creditsPerPeriod: 10 + next() }),
   },
   {
+    route: 'POST /api/auth/billing-plan/upgrade',
+    feature: 'subscriptions',
+    expected: owned(201),
+    setup: async () => ({ id: await planOf(orgA) }),
+    send: (s) => s.post(`/api/auth/billing-plan/upgrade?organizationId=${orgA}`, { creditsPerPeriod: 1_000 }),
+  },
+  {
     route: 'GET /api/auth/renewals',
     feature: 'subscriptions',
     expected: listed,

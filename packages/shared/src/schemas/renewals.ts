@@ -188,3 +188,13 @@ export const planTermsBodySchema = z
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to change' });
 export type PlanTermsBody = z.infer<typeof planTermsBodySchema>;
+
+/**
+ * POST /api/auth/billing-plan/upgrade: more credits a month from now. The period's remaining share of
+ * the extra credits is charged (an order, paid through checkout) and granted; renewals then bill the
+ * new credits.
+ */
+export const upgradePlanBodySchema = z.strictObject({
+  creditsPerPeriod: z.number().int().min(1).max(MAX_CREDITS),
+});
+export type UpgradePlanBody = z.infer<typeof upgradePlanBodySchema>;

@@ -57,6 +57,8 @@ CREATE UNIQUE INDEX "renewals_org_period" ON "renewals" ("organization_id", "per
 CREATE INDEX "renewals_open" ON "renewals" ("next_attempt_at") WHERE "status" IN ('notified', 'failed');--> statement-breakpoint
 -- An online payment of a renewal (approval above the silent limit, or after a declined debit).
 ALTER TABLE "payment_orders" ADD COLUMN "renewal_id" uuid REFERENCES "renewals"("id");--> statement-breakpoint
+-- An upgrade paid now: the plan's new credits a month (the order's credits are the period's prorated share).
+ALTER TABLE "payment_orders" ADD COLUMN "upgrade_to_credits" integer;--> statement-breakpoint
 -- The sandbox provider's own record of mandate charges: a charge asked again with its receipt answers
 -- the first outcome, as Razorpay finds an order by its receipt.
 CREATE TABLE "sandbox_mandate_charges" (

@@ -110,6 +110,8 @@ export const paymentOrders = pgTable(
     paymentId: uuid('payment_id').references(() => payments.id),
     /** Set when the order pays a renewal (its approval above the mandate's silent limit, or a failed debit). */
     renewalId: uuid('renewal_id').references((): AnyPgColumn => renewals.id),
+    /** Set when the order pays an upgrade: the plan's new credits a month, from now. */
+    upgradeToCredits: integer('upgrade_to_credits'),
     createdBy: uuid('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -36,8 +36,8 @@ import {
 import { findPayment, insertPayment, setPaymentSubscription, type PaymentRow } from './payments.repo.js';
 import { isSandbox } from '../../core/payments/index.js';
 import { actingUserId, addOneMonth, organizationFor } from './rules.js';
-import { findRenewal } from './renewals.repo.js';
-import { settleRenewalOrder } from './renewals.service.js';
+import { findPlan, findRenewal } from './renewals.repo.js';
+import { applyUpgradeOrder, settleRenewalOrder, upgradeQuote } from './renewals.service.js';
 import { latestActiveValidUntil } from './subscriptions.repo.js';
 import { insertSubscriptionRecord } from './subscriptions.service.js';
 
@@ -78,6 +78,7 @@ export async function createOrder(
     credits: body.credits,
     amountPaise: amounts.grandTotalPaise,
     renewalId: null,
+    upgradeToCredits: null,
   });
 }
 
@@ -99,6 +100,29 @@ export async function createRenewalOrder(
     credits: renewal.credits,
     amountPaise: renewal.amountPaise,
     renewalId: renewal.id,
+    upgradeToCredits: null,
+  });
+}
+
+/**
+ * POST /api/auth/billing-plan/upgrade: an order for the running period's share of the extra credits
+ * (`upgradeQuote`); paid, the plan has the new credits a month from now (`applyConfirmedPayment`).
+ */
+export async function createUpgradeOrder(
+  deps: Deps,
+  actor: Actor,
+  input: { organizationId?: string | undefined; creditsPerPeriod: number },
+): Promise<OrderCreated> {
+  const organizationId = organizationFor(actor, input.organizationId);
+  const plan = await findPlan(deps.db, organizationId);
+  if (!plan) throw notFound(messages.renewals.planNotFound);
+  const quote = upgradeQuote(plan, input.creditsPerPeriod, deps.clock.now());
+  return placeOrder(deps, actor, {
+    organizationId,
+    credits: quote.credits,
+    amountPaise: quote.amounts.grandTotalPaise,
+    renewalId: null,
+    upgradeToCredits: input.creditsPerPeriod,
   });
 }
 
@@ -109,7 +133,13 @@ const ONLINE_PAYABLE: readonly RenewalStatus[] = ['awaiting_authentication', 'fa
 async function placeOrder(
   deps: Deps,
   actor: Actor,
-  input: { organizationId: string; credits: number; amountPaise: number; renewalId: string | null },
+  input: {
+    organizationId: string;
+    credits: number;
+    amountPaise: number;
+    renewalId: string | null;
+    upgradeToCredits: number | null;
+  },
 ): Promise<OrderCreated> {
   const { organizationId, credits, amountPaise } = input;
   const provider = deps.payments;
@@ -125,6 +155,7 @@ async function placeOrder(
     currency: 'INR',
     receipt,
     renewalId: input.renewalId,
+    upgradeToCredits: input.upgradeToCredits,
     createdBy: actor.userId,
   };
   let providerOrderId: string;
@@ -243,6 +274,19 @@ async function applyInTransaction(
       const updated = await updateOrder(tx, order.id, { status: 'payment_verified', paymentId: payment.id });
       return { order: updated, payment, changed: true };
     }
+  }
+  if (order.upgradeToCredits) {
+    const payment = await applyUpgradeOrder(deps, actor, {
+      organizationId: order.organizationId,
+      credits: order.credits,
+      amountPaise: order.amountPaise,
+      upgradeToCredits: order.upgradeToCredits,
+      providerPaymentId: confirmed.providerPaymentId,
+      providerOrderId: order.providerOrderId,
+      provider: order.provider,
+    });
+    const updated = await updateOrder(tx, order.id, { status: 'payment_verified', paymentId: payment.id });
+    return { order: updated, payment, changed: true };
   }
   const now = deps.clock.now();
   const amounts = priceCredits(order.credits);

@@ -17,11 +17,12 @@ import {
   sandboxMandateBodySchema,
   successSchema,
   updateBillingPlanBodySchema,
+  upgradePlanBodySchema,
 } from '@portal/shared';
 import { systemActor } from '../../core/actor.js';
 import { OffsetClock } from '../../core/clock.js';
 import { access, requireActor } from '../../plugins/access.js';
-import { createRenewalOrder } from './orders.service.js';
+import { createRenewalOrder, createUpgradeOrder } from './orders.service.js';
 import {
   authorizeSandboxMandate,
   billingPlanView,
@@ -101,6 +102,29 @@ export async function renewalsRoutes(fastify: FastifyInstance) {
         body: request.body,
       }),
     }),
+  );
+
+  app.post(
+    '/api/auth/billing-plan/upgrade',
+    {
+      config: { access: access.can('subscriptions', 'CREATE') },
+      schema: {
+        tags,
+        summary:
+          "More credits a month from now: an order for the period's prorated share, then the usual checkout",
+        querystring: billingPlanQuerySchema,
+        body: upgradePlanBodySchema,
+        response: { 201: successSchema(orderCreatedSchema) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send({
+        success: true as const,
+        data: await createUpgradeOrder(app.deps, requireActor(request), {
+          organizationId: request.query.organizationId,
+          creditsPerPeriod: request.body.creditsPerPeriod,
+        }),
+      }),
   );
 
   app.get(

@@ -23,7 +23,7 @@ import {
   type Renewal,
   type RenewalStatus,
 } from '@portal/shared';
-import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
 import { withDb, type Deps } from '../../core/deps.js';
@@ -671,6 +671,120 @@ export async function settleRenewalOrder(
     return captured;
   };
   return (await settleRenewal(deps, actor, { renewal, status: 'paid', pay })).payment;
+}
+
+/**
+ * What upgrading to `creditsPerPeriod` now costs: the running period's remaining share of the extra
+ * credits (rounded up to whole credits), at the plan's price and GST.
+ */
+export function upgradeQuote(plan: PlanRow, creditsPerPeriod: number, now: Date) {
+  if (creditsPerPeriod <= plan.creditsPerPeriod) throw badRequest(messages.renewals.notAnUpgrade);
+  const k = Math.min(periodAt(plan, now), plan.nextPeriod - 1);
+  const start = periodStart(plan, k);
+  const end = periodStart(plan, k + 1);
+  const share = Math.max(0, (end.getTime() - now.getTime()) / (end.getTime() - start.getTime()));
+  const credits = Math.ceil((creditsPerPeriod - plan.creditsPerPeriod) * share);
+  if (credits < 1 || end <= now) throw conflict(messages.renewals.nothingToProrate);
+  const amounts = computeAmounts({
+    credits,
+    pricePerCreditPaise: plan.pricePerCreditPaise,
+    taxRateBp: plan.taxRateBp,
+  });
+  return { credits, amounts, periodEnd: end };
+}
+
+/**
+ * An upgrade's order was paid (verify or webhook), in the caller's transaction holding the order's
+ * and the organization's locks: the prorated credits until the period's end, as a paid subscription
+ * with its invoice, and the plan's new credits a month, which scheduled renewals take too.
+ */
+export async function applyUpgradeOrder(
+  deps: Deps,
+  actor: Actor | SystemActor,
+  input: {
+    organizationId: string;
+    credits: number;
+    amountPaise: number;
+    upgradeToCredits: number;
+    providerPaymentId: string;
+    providerOrderId: string;
+    provider: string;
+  },
+): Promise<PaymentRow> {
+  const tx = deps.db;
+  const now = deps.clock.now();
+  const plan = (await findPlan(tx, input.organizationId, true))!;
+  const k = Math.min(periodAt(plan, now), plan.nextPeriod - 1);
+  const amounts = computeAmounts({
+    credits: input.credits,
+    pricePerCreditPaise: plan.pricePerCreditPaise,
+    taxRateBp: plan.taxRateBp,
+  });
+  const subscription = await insertSubscriptionRecord(deps, actor, {
+    organizationId: input.organizationId,
+    terms: subscriptionTermsSchema.parse({
+      subscribedProducts: [INTERVIEW_BOT_PRODUCT],
+      totalInterviewCredits: input.credits,
+      interviewCreditsPricePaise: plan.pricePerCreditPaise,
+      taxRateBp: plan.taxRateBp,
+      subTotalPaise: amounts.subTotalPaise,
+      totalAmountPaise: amounts.totalAmountPaise,
+      taxAmountPaise: amounts.taxAmountPaise,
+      grandTotalAmountPaise: amounts.grandTotalPaise,
+    }),
+    amounts,
+    paymentId: null,
+    paid: true,
+    validFrom: now,
+    validUntil: periodStart(plan, k + 1),
+  });
+  const payment = await insertPayment(tx, {
+    organizationId: input.organizationId,
+    subscriptionId: subscription.id,
+    amountPaise: input.amountPaise,
+    providerPaymentId: input.providerPaymentId,
+    providerOrderId: input.providerOrderId,
+    paymentStatus: 'CAPTURED',
+    paymentMethod: 'ONLINE',
+    paymentCapture: true,
+    paymentNotes: `Plan upgrade paid online (${input.provider})`,
+    paymentDate: now,
+    createdBy: actingUserId(actor),
+  });
+  await updateSubscriptionRow(tx, subscription.id, { paymentId: payment.id });
+  await issueInvoice(deps, actor, { payment, subscription, issuedAt: now });
+  await insertLedgerEntryOnce(tx, {
+    organizationId: input.organizationId,
+    delta: input.credits,
+    reason: 'subscription',
+    subscriptionId: subscription.id,
+    paymentId: payment.id,
+    reference: `upgrade:${input.providerPaymentId}`,
+    note: `Upgrade to ${formatCount(input.upgradeToCredits)} credits a month: ${formatCount(input.credits)} for the rest of the period`,
+    createdBy: actingUserId(actor),
+  });
+  const terms = {
+    creditsPerPeriod: input.upgradeToCredits,
+    pricePerCreditPaise: plan.pricePerCreditPaise,
+    taxRateBp: plan.taxRateBp,
+  };
+  const amountPaise = planAmounts(terms).grandTotalPaise;
+  await updatePlan(tx, input.organizationId, { ...terms, amountPaise });
+  await rescheduleTerms(tx, input.organizationId, {
+    credits: terms.creditsPerPeriod,
+    pricePerCreditPaise: terms.pricePerCreditPaise,
+    taxRateBp: terms.taxRateBp,
+    amountPaise,
+  });
+  await recordActivity(tx, {
+    organizationId: input.organizationId,
+    actorUserId: actingUserId(actor),
+    action: 'updated',
+    entityType: 'billing_plan',
+    entityId: input.organizationId,
+    message: `Plan upgraded to ${formatCount(input.upgradeToCredits)} interview credits a month (${formatRupees(amountPaise)}); ${formatCount(input.credits)} credits added for the rest of the period`,
+  });
+  return payment;
 }
 
 /**

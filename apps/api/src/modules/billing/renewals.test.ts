@@ -508,6 +508,50 @@ describe('plan terms and unused credits', () => {
     expect(foreign.statusCode).toBe(404);
   });
 
+  it('an upgrade takes effect now: the rest of the period’s extra credits charged, invoiced and granted', async () => {
+    const org = await onboard({ card: SANDBOX_TEST_CARD });
+    const end = monthAfter(org.anchor);
+    const half = new Date(org.anchor.getTime() + (end.getTime() - org.anchor.getTime()) / 2);
+    clock.set(half);
+    expect(
+      (await org.admin.post('/api/auth/billing-plan/upgrade', { creditsPerPeriod: 100 })).statusCode,
+    ).toBe(400);
+    const created = await org.admin.post('/api/auth/billing-plan/upgrade', { creditsPerPeriod: 200 });
+    expect(created.statusCode).toBe(201);
+    const order = created.json().data.order;
+    expect(order).toMatchObject({ credits: 50, amountPaise: 590_000 });
+    const balance = await balanceOf(org.orgId);
+    const checkout = (
+      await org.admin.post('/api/admin/payment/sandbox/pay', { razorpay_order_id: order.providerOrderId })
+    ).json().data;
+    const verified = await org.admin.post('/api/admin/payment/verify', checkout);
+    expect(verified.statusCode).toBe(200);
+    expect(await balanceOf(org.orgId)).toBe(balance + 50);
+    expect((await org.admin.get('/api/auth/billing-plan')).json().data.plan).toMatchObject({
+      creditsPerPeriod: 200,
+      amountPaise: 2_360_000,
+    });
+    const paymentId = verified.json().data.payment.id as string;
+    expect(
+      await ctx.database.db.select().from(invoices).where(eq(invoices.paymentId, paymentId)),
+    ).toHaveLength(1);
+    // The next renewal bills the new credits (above ₹15,000 now: it asks for approval).
+    clock.set(new Date(end.getTime() - 40 * HOUR));
+    await run();
+    expect((await renewalsOf(org.orgId))[0]).toMatchObject({
+      credits: 200,
+      status: 'awaiting_authentication',
+    });
+  });
+
+  it('no upgrade is sold for a plan whose last period has ended', async () => {
+    const org = await onboard({ autoRenew: false });
+    clock.set(monthAfter(org.anchor, 2));
+    const res = await org.admin.post('/api/auth/billing-plan/upgrade', { creditsPerPeriod: 200 });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(messages.renewals.nothingToProrate);
+  });
+
   it('at a renewal, unused credits above the rollover cap expire; every step is in the ledger', async () => {
     const org = await onboard({ card: SANDBOX_TEST_CARD });
     const cap = await root.put(`/api/auth/billing-plan/terms?organizationId=${org.orgId}`, {
