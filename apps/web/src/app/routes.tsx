@@ -134,6 +134,12 @@ export const dashboardChildren: RouteObject[] = [
         Component: m.UndeliveredMailPage,
       })),
   },
+  {
+    path: 'renewals',
+    handle: { access: PAGE_ACCESS['renewals'] },
+    lazy: () =>
+      import('../features/billing/routes/renewals-page').then((m) => ({ Component: m.RenewalsPage })),
+  },
 ];
 
 const authChildren: RouteObject[] = [

@@ -67,6 +67,11 @@ describe('what each page needs', () => {
     expect(allows(PAGE_ACCESS.mail, everything, nowhere)).toBe(false);
   });
 
+  it('keeps Renewals, every organization’s, to the super administrator', () => {
+    expect(allows(PAGE_ACCESS.renewals, superAdmin, nowhere)).toBe(true);
+    expect(allows(PAGE_ACCESS.renewals, tenantAdmin, nowhere)).toBe(false);
+  });
+
   it('leaves a page with no entry (profile, settings) to everyone signed in', () => {
     expect(allows(PAGE_ACCESS.profile, holder({}), nowhere)).toBe(true);
   });

@@ -15,8 +15,8 @@ export interface PageAccess {
   /** About the signed-in user's own organization's subscription: not a page for the super administrator. */
   tenantOnly?: boolean;
   /**
-   * The platform operator's own page (the whole portal's undelivered mail): the super administrator's
-   * role, not any scope a tenant's role could be granted, is what the API checks.
+   * The platform operator's own page (the whole portal's undelivered mail, every organization's
+   * renewals): the super administrator's role, not any scope a tenant's role could be granted.
    */
   superAdminOnly?: boolean;
 }
@@ -78,6 +78,8 @@ export const PAGE_ACCESS: Record<string, PageAccess> = {
   // The super administrator sees every organization's; a tenant its own.
   invoices: { requires: needs(['subscriptions', 'READ']) },
   mail: { superAdminOnly: true },
+  // Every organization's renewals; a tenant sees its own on Billing.
+  renewals: { superAdminOnly: true },
 };
 
 export function allows(

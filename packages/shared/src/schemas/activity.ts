@@ -24,7 +24,8 @@ export type ActivityItem = z.infer<typeof activityItemSchema>;
 
 export const activityListQuerySchema = listQuerySchema.extend({
   type: activityTypeSchema.optional(),
-  entityType: z.string().trim().min(1).max(60).optional(),
+  /** One kind of entity, or several separated by commas. */
+  entityType: z.string().trim().min(1).max(200).optional(),
   /** super_admin only: narrow to one organization. Others are always confined to their own. */
   organizationId: z.uuid().optional(),
 });
@@ -37,3 +38,12 @@ export const activityTypeLabels: Record<ActivityType, string> = {
   deleted: 'Deleted',
   other: 'Other',
 };
+
+/** The kinds of activity that make up an organization's subscription timeline (Billing, Renewals). */
+export const SUBSCRIPTION_TIMELINE_ENTITIES = [
+  'billing_plan',
+  'renewal',
+  'subscription',
+  'payment',
+  'payment_order',
+] as const;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ActivityItem, ActivityType } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { offsetOf, type PageQuery } from '../../lib/paging.js';
@@ -20,7 +20,8 @@ function whereOf(filter: Omit<ActivityFilter, 'page' | 'pageSize'>): SQL | undef
   return and(
     filter.organizationId ? eq(activityEntries.organizationId, filter.organizationId) : undefined,
     filter.type ? eq(activityEntries.action, filter.type) : undefined,
-    filter.entityType ? eq(activityEntries.entityType, filter.entityType) : undefined,
+    // One kind, or several separated by commas (a subscription's timeline: billing_plan,renewal,…).
+    filter.entityType ? inArray(activityEntries.entityType, filter.entityType.split(',')) : undefined,
     filter.search ? sql`${activityEntries.message} ilike ${`%${escapeLike(filter.search)}%`}` : undefined,
   );
 }

@@ -38,7 +38,7 @@ export async function getCreditSummary(
   const organizationId = organizationFor(actor, query.organizationId);
   const [balance, subscriptions, recent] = await Promise.all([
     creditBalance(deps.db, organizationId),
-    findCurrentAndUpcoming(deps.db, organizationId, new Date()),
+    findCurrentAndUpcoming(deps.db, organizationId, deps.clock.now()),
     listLedgerEntries(deps.db, organizationId, { page: 1, pageSize: RECENT_ENTRIES }),
   ]);
   return {

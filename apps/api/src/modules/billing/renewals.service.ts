@@ -325,6 +325,19 @@ async function announceRenewal(deps: Deps, actor: SystemActor, renewalId: string
       nextAttemptAt: status === 'notified' ? chargeAt : null,
     });
     await sendRenewalNotice(withDb(deps, tx), actor, { renewal: announced, chargeAt });
+    await recordActivity(tx, {
+      organizationId: announced.organizationId,
+      actorUserId: null,
+      action: 'other',
+      entityType: 'renewal',
+      entityId: announced.id,
+      message:
+        status === 'notified'
+          ? `Pre-debit notice sent: ${formatRupees(announced.amountPaise)} on ${formatDate(chargeAt)}`
+          : status === 'awaiting_authentication'
+            ? `Renewal of ${formatRupees(announced.amountPaise)} sent for approval (above ₹15,000)`
+            : `Renewal notice sent: ${formatRupees(announced.amountPaise)} due by ${formatDate(announced.periodStart)}`,
+    });
     return announced;
   });
 }
@@ -618,12 +631,22 @@ export async function chargeRenewal(
       };
       return (await settleRenewal(txDeps, actor, { renewal, status: 'charged', pay })).renewal.status;
     }
-    const retryAt = nextRetry(renewal, attempt, now);
+    // No retry after the period's end: the renewal then waits to be paid.
+    const planned = nextRetry(renewal, attempt, now);
+    const retryAt = planned && planned < renewal.periodEnd ? planned : null;
     await updateRenewal(tx, renewal.id, {
       status: 'failed',
       attempts: attempt,
       lastError: outcome.reason,
-      nextAttemptAt: retryAt && retryAt < renewal.periodEnd ? retryAt : null,
+      nextAttemptAt: retryAt,
+    });
+    await recordActivity(tx, {
+      organizationId: renewal.organizationId,
+      actorUserId: null,
+      action: 'other',
+      entityType: 'renewal',
+      entityId: renewal.id,
+      message: `Debit of ${formatRupees(renewal.amountPaise)} declined (try ${attempt}): ${outcome.reason}${retryAt ? ` Next try ${formatDate(retryAt)}.` : ''}`,
     });
     await notifyOrganizationAdmins(txDeps, actor, {
       organizationId: renewal.organizationId,
@@ -848,7 +871,17 @@ async function applyDunning(deps: Deps, actor: SystemActor, now: Date) {
     const txDeps = withDb(deps, tx);
     const pastDue = await markPastDue(tx, now);
     const suspended = await suspendPastDue(tx, new Date(now.getTime() - RENEWAL_GRACE_DAYS * DAY_MS));
+    const note = (organizationId: string, message: string) =>
+      recordActivity(tx, {
+        organizationId,
+        actorUserId: null,
+        action: 'updated',
+        entityType: 'billing_plan',
+        entityId: organizationId,
+        message,
+      });
     for (const organizationId of pastDue) {
+      await note(organizationId, messages.renewals.pastDueTitle);
       await notifyOrganizationAdmins(txDeps, actor, {
         organizationId,
         kind: 'renewal_failed',
@@ -858,6 +891,7 @@ async function applyDunning(deps: Deps, actor: SystemActor, now: Date) {
       });
     }
     for (const organizationId of suspended) {
+      await note(organizationId, messages.renewals.suspendedTitle);
       await notifyOrganizationAdmins(txDeps, actor, {
         organizationId,
         kind: 'renewal_failed',

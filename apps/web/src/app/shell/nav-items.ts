@@ -18,4 +18,5 @@ export const featureNavItems: NavItem[] = [
   { label: 'Billing', path: 'billing' },
   { label: messages.invoices.title, path: 'invoices' },
   { label: messages.mail.title, path: 'mail' },
+  { label: 'Renewals', path: 'renewals' },
 ];

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { messages, undeliveredMailSchema, type SessionUser } from '@portal/shared';
+import { messages, renewalListItemSchema, undeliveredMailSchema, type SessionUser } from '@portal/shared';
 import { renderAt } from '../../test/render-at';
 import { page } from '../../test/responses';
 import { server } from '../../test/server';
@@ -55,5 +55,24 @@ describe('Undelivered mail in the shell', () => {
     // The tenant admin's own pages are there; the platform operator's is not.
     expect(within(nav).getByRole('link', { name: messages.users.title, hidden: true })).toBeTruthy();
     expect(within(nav).queryByRole('link', { name: messages.mail.title, hidden: true })).toBeNull();
+  });
+});
+
+describe('Renewals in the shell', () => {
+  it('is offered to the super administrator beside Undelivered mail, and opens at /dashboard/renewals', async () => {
+    server.use(http.get('/api/auth/renewals', () => page(renewalListItemSchema, [])));
+    await renderShell('/dashboard/renewals', aSuperAdmin());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Renewals' })).toBeTruthy();
+    const links = within(await mainNavigation())
+      .getAllByRole('link', { hidden: true })
+      .map((l) => l.textContent);
+    expect(links.indexOf('Renewals')).toBe(links.indexOf(messages.mail.title) + 1);
+  });
+
+  it('is not offered to a tenant admin', async () => {
+    await renderShell('/dashboard/renewals', aTenantAdmin());
+    expect(await screen.findByRole('heading', { level: 1, name: messages.http.forbidden })).toBeTruthy();
+    const nav = await mainNavigation();
+    expect(within(nav).queryByRole('link', { name: 'Renewals', hidden: true })).toBeNull();
   });
 });

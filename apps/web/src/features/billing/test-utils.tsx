@@ -1,9 +1,15 @@
 import {
+  billingPlanSchema,
   INTERVIEW_BOT_PRODUCT,
   onboardingResultSchema,
+  renewalListItemSchema,
+  renewalSchema,
   subscriptionSchema,
+  type BillingPlan,
   type OnboardingResult,
   type Payment,
+  type Renewal,
+  type RenewalListItem,
   type Subscription,
 } from '@portal/shared';
 
@@ -66,4 +72,60 @@ export function onboarded(payment: Payment | null = null): OnboardingResult {
     payment,
     creditBalance: 10,
   } satisfies OnboardingResult);
+}
+
+/** A plan of 10 credits a month at ₹100 + 18 % GST (₹1,180), renewing on its own, paid by hand. */
+export function aPlan(fields: Partial<BillingPlan> = {}): BillingPlan {
+  return billingPlanSchema.parse({
+    organizationId: ORG_ID,
+    creditsPerPeriod: 10,
+    pricePerCreditPaise: 10_000,
+    taxRateBp: 1800,
+    amountPaise: 118_000,
+    autoRenew: true,
+    collection: 'manual',
+    mandateStatus: 'none',
+    status: 'active',
+    rolloverCap: null,
+    pastDueSince: null,
+    owedPaise: 0,
+    currentPeriodStart: '2030-02-01T00:00:00.000Z',
+    currentPeriodEnd: '2030-03-01T00:00:00.000Z',
+    ...fields,
+  } satisfies BillingPlan);
+}
+
+/** Renewal ids are UUIDs, as the API's routes take them. */
+export const renewalId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/** The plan's renewal of period `period` (1 is January 2030), at the plan's terms. */
+export function aRenewal(period: number, fields: Partial<Renewal> = {}): Renewal {
+  const month = (n: number) => new Date(Date.UTC(2030, n - 1, 1)).toISOString();
+  return renewalSchema.parse({
+    id: renewalId(period),
+    organizationId: ORG_ID,
+    period,
+    periodStart: month(period),
+    periodEnd: month(period + 1),
+    credits: 10,
+    amountPaise: 118_000,
+    collection: 'manual',
+    status: 'awaiting_payment',
+    noticeSentAt: null,
+    attempts: 0,
+    lastError: null,
+    paymentId: null,
+    subscriptionId: null,
+    ...fields,
+  } satisfies Renewal);
+}
+
+/** A row of the operator's Renewals list. */
+export function aRenewalRow(period: number, fields: Partial<RenewalListItem> = {}): RenewalListItem {
+  return renewalListItemSchema.parse({
+    ...aRenewal(period),
+    organizationName: 'Acme Hiring',
+    nextAttemptAt: null,
+    ...fields,
+  } satisfies RenewalListItem);
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Paper, Stack, TextField, Typography } from '@mui/material';
-import { closeSnackbar, enqueueSnackbar } from '../../../lib/snackbar';
+import { enqueueSnackbar } from '../../../lib/snackbar';
 import {
   computeAmounts,
   DEFAULT_GST_RATE_BP,
@@ -8,22 +8,17 @@ import {
   MAX_ORDER_CREDITS,
   messages,
   PLATFORM_PRICE_PER_CREDIT_PAISE,
-  type PaymentOrder,
-  type VerifyPaymentBody,
 } from '@portal/shared';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useCreateOrder } from '../api/create-order';
-import { useVerifyPayment } from '../api/verify-payment';
 import { labels } from '../labels';
-import { openRazorpayCheckout } from './razorpay-checkout';
-import { SandboxCheckoutDialog } from './sandbox-checkout-dialog';
+import { useCheckout } from './use-checkout';
 
 /** Buy credits online: order (priced on the server) → checkout → verify → the balance rises. */
 export function BuyCreditsCard() {
   const createOrder = useCreateOrder();
-  const verify = useVerifyPayment();
+  const checkout = useCheckout();
   const [credits, setCredits] = useState('10');
-  const [sandboxOrder, setSandboxOrder] = useState<PaymentOrder | null>(null);
 
   const count = Number(credits);
   const valid = Number.isInteger(count) && count >= 1 && count <= MAX_ORDER_CREDITS;
@@ -35,19 +30,6 @@ export function BuyCreditsCard() {
       })
     : null;
 
-  const verifyPaid = async (payment: VerifyPaymentBody) => {
-    setSandboxOrder(null);
-    const pending = enqueueSnackbar(messages.payment.verifying, { variant: 'info', persist: true });
-    try {
-      await verify.mutateAsync(payment);
-      enqueueSnackbar(messages.payment.verified, { variant: 'success' });
-    } catch (error) {
-      enqueueSnackbar(extractErrorMessage(error, messages.fallback.verifyPayment), { variant: 'error' });
-    } finally {
-      closeSnackbar(pending);
-    }
-  };
-
   const buy = async () => {
     let created;
     try {
@@ -56,17 +38,7 @@ export function BuyCreditsCard() {
       enqueueSnackbar(extractErrorMessage(error, messages.fallback.createPaymentOrder), { variant: 'error' });
       return;
     }
-    enqueueSnackbar(created.message, { variant: 'success' });
-    if (created.checkout.provider === 'sandbox') {
-      setSandboxOrder(created.order);
-      return;
-    }
-    try {
-      const payment = await openRazorpayCheckout(created.order, created.checkout);
-      if (payment) await verifyPaid(payment);
-    } catch (error) {
-      enqueueSnackbar(extractErrorMessage(error, messages.fallback.verifyPayment), { variant: 'error' });
-    }
+    await checkout.pay(created);
   };
 
   return (
@@ -94,18 +66,12 @@ export function BuyCreditsCard() {
           variant="contained"
           size="large"
           onClick={buy}
-          disabled={!valid || createOrder.isPending || verify.isPending}
+          disabled={!valid || createOrder.isPending || checkout.verifying}
         >
-          {verify.isPending ? messages.payment.verifying : labels.buyCredits}
+          {checkout.verifying ? messages.payment.verifying : labels.buyCredits}
         </Button>
       </Stack>
-      {sandboxOrder && (
-        <SandboxCheckoutDialog
-          order={sandboxOrder}
-          onPaid={verifyPaid}
-          onClose={() => setSandboxOrder(null)}
-        />
-      )}
+      {checkout.dialog}
     </Paper>
   );
 }

@@ -21,13 +21,7 @@ import {
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useSandboxPay } from '../api/sandbox-pay';
 import { labels } from '../labels';
-
-function groupDigits(value: string): string {
-  return value
-    .replace(/\D/g, '')
-    .slice(0, 16)
-    .replace(/(\d{4})(?=\d)/g, '$1 ');
-}
+import { groupDigits } from '../utils/card-number';
 
 /**
  * The sandbox's test checkout, in place of Razorpay Checkout when no Razorpay keys are configured:

@@ -4,23 +4,30 @@ import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   apiKeySchema,
+  billingPlanSchema,
+  billingPlanViewSchema,
   createdApiKeySchema,
   creditSummarySchema,
   ledgerEntrySchema,
   messages,
   orderCreatedSchema,
   paymentVerifiedSchema,
+  renewalSchema,
+  SANDBOX_DECLINED_CARD,
   storageKeys,
   verifyPaymentBodySchema,
+  type BillingPlanView,
   type PaymentOrder,
   type SessionUser,
 } from '@portal/shared';
 import { renderAt } from '../../../test/render-at';
-import { ok, page } from '../../../test/responses';
-import { lastRequest, sentRequests, server } from '../../../test/server';
+import { ok, page, refusal } from '../../../test/responses';
+import { configHandler, lastRequest, sentRequests, server } from '../../../test/server';
 import { aUser, permission } from '../../../test/users';
 import { aPayment } from '../../../test/payments';
-import { aSubscription, ORG_ID } from '../test-utils';
+import { setViewportWidth } from '../../../test/viewport';
+import { labels, planStatusLabels } from '../labels';
+import { aPlan, aRenewal, aSubscription, ORG_ID, renewalId } from '../test-utils';
 import { BillingPage } from './billing-page';
 
 function tenantAdmin(scopes: ('READ' | 'CREATE')[]): SessionUser {
@@ -33,6 +40,26 @@ function tenantAdmin(scopes: ('READ' | 'CREATE')[]): SessionUser {
 }
 
 let balance = 12;
+/** What GET /auth/billing-plan answers; handlers that change the plan change it here. */
+let planView: BillingPlanView;
+const BANK_REFUSAL = 'Declined by the bank: insufficient funds in the account (code 51)';
+
+function freshPlanView(): BillingPlanView {
+  return {
+    plan: aPlan(),
+    renewals: [
+      aRenewal(3, { status: 'notified', noticeSentAt: '2030-02-27T00:00:00.000Z' }),
+      aRenewal(2, {
+        status: 'failed',
+        noticeSentAt: '2030-01-30T00:00:00.000Z',
+        attempts: 2,
+        lastError: BANK_REFUSAL,
+      }),
+      aRenewal(1, { status: 'charged', noticeSentAt: '2029-12-30T00:00:00.000Z', attempts: 1 }),
+    ],
+  };
+}
+
 const order: PaymentOrder = {
   id: 'o1',
   organizationId: ORG_ID,
@@ -54,6 +81,7 @@ const checkout = {
 
 function serve() {
   server.use(
+    http.get('/api/auth/billing-plan', () => ok(billingPlanViewSchema, planView)),
     http.get('/api/auth/credits', () =>
       ok(creditSummarySchema, {
         organizationId: ORG_ID,
@@ -213,6 +241,7 @@ function renderPage() {
 
 beforeEach(() => {
   balance = 12;
+  planView = freshPlanView();
   signedIn = tenantAdmin(['READ', 'CREATE']);
   serve();
 });
@@ -302,5 +331,314 @@ describe('billing page', () => {
     expect(screen.queryByRole('button', { name: 'Buy credits' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Create key' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Revoke/ })).toBeNull();
+  });
+});
+
+const MARCH = '1 Mar 2030 – 1 Apr 2030';
+const FEBRUARY = '1 Feb 2030 – 1 Mar 2030';
+
+/** The value beside a term of the plan's terms. */
+function planTerm(term: string): string | null | undefined {
+  return screen.getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
+}
+
+/** The renewal row's action menu, opened. */
+async function openRenewalActions(period: string) {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('button', { name: labels.renewalActionsFor(period) }));
+  return screen.findByRole('menu');
+}
+
+function renewalCells(row: number) {
+  const table = screen.getByRole('table', { name: labels.latestRenewals });
+  return within(within(table).getAllByRole('row')[row]!)
+    .getAllByRole('cell')
+    .map((c) => c.textContent);
+}
+
+describe('plan and renewals', () => {
+  it('shows the plan’s terms and its latest renewals, with the controls of a manager', async () => {
+    await renderPage();
+    expect(await screen.findByRole('heading', { name: labels.planTitle })).toBeTruthy();
+    await screen.findByText(labels.creditsPerMonth);
+    expect(planTerm(labels.creditsPerMonth)).toBe('10');
+    expect(planTerm(labels.planPricePerCredit)).toBe('₹100.00');
+    expect(planTerm(labels.gst)).toBe('18%');
+    expect(planTerm(labels.amountPerMonth)).toBe('₹1,180.00');
+    expect(planTerm(labels.currentPeriod)).toBe(FEBRUARY);
+    expect(planTerm(labels.nextRenewal)).toBe('1 Mar 2030');
+    expect(planTerm(labels.paidBy)).toBe(labels.paidManually);
+    expect(planTerm(labels.planStatus)).toBe(planStatusLabels.active);
+    // Nothing owed, nothing said of it.
+    expect(screen.queryByText(labels.owed, { selector: 'dt' })).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    const autoRenew = screen.getByRole('switch', { name: labels.autoRenew }) as HTMLInputElement;
+    expect(autoRenew.checked).toBe(true);
+
+    const table = screen.getByRole('table', { name: labels.latestRenewals });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Period', 'Amount', 'Status', 'Notice sent', 'Attempts', 'Last error', 'Actions']);
+    expect(renewalCells(1).slice(0, 6)).toEqual([
+      MARCH,
+      '₹1,180.00',
+      'Debit announced',
+      '27 Feb 2030',
+      '0',
+      '—',
+    ]);
+    expect(renewalCells(2).slice(0, 6)).toEqual([
+      FEBRUARY,
+      '₹1,180.00',
+      'Declined',
+      '30 Jan 2030',
+      '2',
+      BANK_REFUSAL,
+    ]);
+    expect(renewalCells(3).slice(0, 3)).toEqual(['1 Jan 2030 – 1 Feb 2030', '₹1,180.00', 'Charged']);
+
+    // Each row offers what its status allows: an announced debit is skipped, a declined one paid now.
+    let menu = await openRenewalActions(MARCH);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual([labels.skipDebit]);
+    await userEvent.setup().keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    menu = await openRenewalActions(FEBRUARY);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual([labels.payNow]);
+    // A charged renewal has nothing left to do.
+    expect(
+      screen.queryByRole('button', {
+        name: labels.renewalActionsFor('1 Jan 2030 – 1 Feb 2030'),
+        hidden: true,
+      }),
+    ).toBeNull();
+  });
+
+  it('shows a reader the same plan, without the switch, the mandate or the row actions', async () => {
+    server.use(configHandler('sandbox'));
+    signedIn = tenantAdmin(['READ']);
+    await renderPage();
+    await screen.findByText(labels.creditsPerMonth);
+    expect(screen.getByTestId('auto-renew').textContent).toBe(`${labels.autoRenew}: ${labels.on}`);
+    expect(screen.queryByRole('switch')).toBeNull();
+    expect(screen.queryByRole('button', { name: labels.setUpMandate })).toBeNull();
+    const table = screen.getByRole('table', { name: labels.latestRenewals });
+    expect(within(table).getAllByRole('row')).toHaveLength(4);
+    expect(within(table).queryAllByRole('button')).toHaveLength(0);
+    expect(within(table).queryByRole('columnheader', { name: labels.actions })).toBeNull();
+  });
+
+  it('says what is owed while the plan is past due, and when it is suspended', async () => {
+    planView = {
+      ...planView,
+      plan: aPlan({ status: 'past_due', pastDueSince: '2030-02-01T00:00:00.000Z', owedPaise: 118_000 }),
+    };
+    const { unmount } = await renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText(messages.renewals.pastDueTitle)).toBeTruthy();
+    expect(alert.textContent).toContain(labels.pastDueBody('₹1,180.00', '1 Feb 2030'));
+    expect(planTerm(labels.planStatus)).toBe(planStatusLabels.past_due);
+    expect(planTerm(labels.owed)).toBe('₹1,180.00');
+    unmount();
+
+    planView = { ...planView, plan: aPlan({ status: 'suspended', owedPaise: 236_000 }) };
+    await renderPage();
+    const suspended = await screen.findByRole('alert');
+    expect(within(suspended).getByText(messages.renewals.suspendedTitle)).toBeTruthy();
+    expect(suspended.textContent).toContain(labels.suspendedBody('₹2,360.00'));
+  });
+
+  it('says the organization has no plan yet, with no figures', async () => {
+    planView = { plan: null, renewals: [] };
+    await renderPage();
+    expect(await screen.findByText(messages.renewals.planNotFound)).toBeTruthy();
+    expect(screen.queryByText(labels.creditsPerMonth)).toBeNull();
+    expect(screen.queryByRole('switch')).toBeNull();
+    expect(screen.queryByRole('table', { name: labels.latestRenewals })).toBeNull();
+  });
+
+  it('turns automatic renewal off and says so, then shows the plan ending', async () => {
+    server.use(
+      http.put('/api/auth/billing-plan', async ({ request }) => {
+        const { autoRenew } = (await request.json()) as { autoRenew: boolean };
+        planView = { ...planView, plan: aPlan({ autoRenew }) };
+        return ok(billingPlanSchema, planView.plan!);
+      }),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+    await user.click(await screen.findByRole('switch', { name: labels.autoRenew }));
+    expect(await screen.findByText(messages.renewals.autoRenewOff)).toBeTruthy();
+    expect(lastRequest('PUT', '/auth/billing-plan').body).toEqual({ autoRenew: false });
+    await waitFor(() => expect(planTerm(labels.nextRenewal)).toBe(labels.endsOn('1 Mar 2030')));
+    expect((screen.getByRole('switch', { name: labels.autoRenew }) as HTMLInputElement).checked).toBe(false);
+
+    await user.click(screen.getByRole('switch', { name: labels.autoRenew }));
+    expect(await screen.findByText(messages.renewals.autoRenewOn)).toBeTruthy();
+    expect(lastRequest('PUT', '/auth/billing-plan').body).toEqual({ autoRenew: true });
+  });
+
+  it('skips an announced debit once confirmed, then reads the renewals again', async () => {
+    server.use(
+      http.post('/api/auth/renewals/:id/skip', ({ params }) => {
+        const skipped = aRenewal(3, { status: 'skipped', noticeSentAt: '2030-02-27T00:00:00.000Z' });
+        planView = {
+          ...planView,
+          renewals: planView.renewals.map((r) => (r.id === params.id ? skipped : r)),
+        };
+        return ok(renewalSchema, skipped);
+      }),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+    const menu = await openRenewalActions(MARCH);
+    await user.click(within(menu).getByRole('menuitem', { name: labels.skipDebit }));
+    const dialog = await screen.findByRole('dialog', { name: labels.skipTitle });
+    expect(dialog.textContent).toContain(labels.skipMessage('₹1,180.00', MARCH));
+    expect(sentRequests('POST')).toHaveLength(0);
+    const reads = sentRequests('GET', '/auth/billing-plan').length;
+    await user.click(within(dialog).getByRole('button', { name: labels.skipDebit }));
+    expect(await screen.findByText(messages.renewals.skipped)).toBeTruthy();
+    expect(sentRequests('POST').map((r) => r.path)).toEqual([`/auth/renewals/${renewalId(3)}/skip`]);
+    await waitFor(() => expect(sentRequests('GET', '/auth/billing-plan').length).toBeGreaterThan(reads));
+    await waitFor(() => expect(renewalCells(1)[2]).toBe('Skipped'));
+    expect(screen.queryByRole('button', { name: labels.renewalActionsFor(MARCH) })).toBeNull();
+  });
+
+  it('shows a refusal as the server words it', async () => {
+    server.use(http.post('/api/auth/renewals/:id/skip', () => refusal(409, messages.renewals.notSkippable)));
+    const user = userEvent.setup();
+    await renderPage();
+    const menu = await openRenewalActions(MARCH);
+    await user.click(within(menu).getByRole('menuitem', { name: labels.skipDebit }));
+    const dialog = await screen.findByRole('dialog', { name: labels.skipTitle });
+    await user.click(within(dialog).getByRole('button', { name: labels.skipDebit }));
+    expect(await screen.findByText(messages.renewals.notSkippable)).toBeTruthy();
+    expect(screen.queryByText(messages.renewals.skipped)).toBeNull();
+  });
+
+  it('sets up a card mandate in the sandbox for up to the plan’s amount', async () => {
+    server.use(
+      configHandler('sandbox'),
+      http.post('/api/admin/payment/sandbox/mandate', () => {
+        planView = { ...planView, plan: aPlan({ collection: 'mandate', mandateStatus: 'authorized' }) };
+        return ok(billingPlanSchema, planView.plan!);
+      }),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+    await user.click(await screen.findByRole('button', { name: labels.setUpMandate }));
+    const dialog = await screen.findByRole('dialog', { name: labels.mandateTitle });
+    // Monthly debits up to the plan's amount; above ₹15,000, approved each time.
+    expect(dialog.getAttribute('aria-describedby')).toBeTruthy();
+    expect(within(dialog).getByText(labels.mandateExplanation(118_000))).toBeTruthy();
+    expect(labels.mandateExplanation(118_000)).toMatch(/₹1,180\.00.*₹15,000\.00/);
+    const card = within(dialog).getByRole('textbox', { name: labels.cardNumber }) as HTMLInputElement;
+    expect(card.value).toBe('4111 1111 1111 1111');
+    await user.click(within(dialog).getByRole('button', { name: labels.authorizeMandate }));
+    expect(await screen.findByText(labels.mandateDone)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(lastRequest('POST', '/admin/payment/sandbox/mandate').body).toEqual({
+      cardNumber: '4111111111111111',
+    });
+    await waitFor(() => expect(planTerm(labels.paidBy)).toBe(labels.mandateAuthorized));
+    expect(screen.queryByRole('button', { name: labels.setUpMandate })).toBeNull();
+  });
+
+  it('keeps the mandate dialog open with the server’s message when the card is declined', async () => {
+    server.use(
+      configHandler('sandbox'),
+      http.post('/api/admin/payment/sandbox/mandate', () =>
+        refusal(402, messages.billing.cardDeclined, { cardNumber: ['declined'] }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+    await user.click(await screen.findByRole('button', { name: labels.setUpMandate }));
+    const dialog = await screen.findByRole('dialog', { name: labels.mandateTitle });
+    const card = within(dialog).getByRole('textbox', { name: labels.cardNumber });
+    await user.clear(card);
+    await user.type(card, '4000 0000 00');
+    await user.click(within(dialog).getByRole('button', { name: labels.authorizeMandate }));
+    // Short of 16 digits: the shared rule's message, and nothing sent.
+    expect(await within(dialog).findByText('Enter the 16 digits of the test card')).toBeTruthy();
+    expect(sentRequests('POST')).toHaveLength(0);
+    await user.type(card, '000002');
+    await user.click(within(dialog).getByRole('button', { name: labels.authorizeMandate }));
+    expect(await within(dialog).findByText(messages.billing.cardDeclined)).toBeTruthy();
+    expect(lastRequest('POST', '/admin/payment/sandbox/mandate').body).toEqual({
+      cardNumber: SANDBOX_DECLINED_CARD,
+    });
+    expect(screen.getByRole('dialog', { name: labels.mandateTitle })).toBeTruthy();
+    expect(planTerm(labels.paidBy)).toBe(labels.paidManually);
+  });
+
+  it('offers no mandate through Razorpay: renewals are paid through their notice', async () => {
+    await renderPage();
+    expect(await screen.findByText(labels.renewalNoticeOnly)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: labels.setUpMandate })).toBeNull();
+  });
+
+  it('pays a declined renewal through the credits checkout, then refreshes the plan, credits and ledger', async () => {
+    const renewalOrder = { ...order, id: 'o2', credits: 10, amountPaise: 118_000 };
+    server.use(
+      http.post('/api/auth/renewals/:id/order', () =>
+        ok(
+          orderCreatedSchema,
+          {
+            status: 'order_created',
+            message: messages.payment.orderCreated,
+            order: renewalOrder,
+            checkout: {
+              provider: 'sandbox',
+              keyId: null,
+              name: 'Portal',
+              description: 'Renewal',
+              currency: 'INR',
+            },
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+    const menu = await openRenewalActions(FEBRUARY);
+    const reads = () =>
+      ['/auth/billing-plan', '/auth/credits', '/auth/credits/ledger'].map(
+        (path) => sentRequests('GET', path).length,
+      );
+    const before = reads();
+    await user.click(within(menu).getByRole('menuitem', { name: labels.payNow }));
+    const dialog = await screen.findByRole('dialog', { name: 'Test checkout' });
+    expect(within(dialog).getByRole('button', { name: /Pay ₹1,180\.00/ })).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: /Pay/ }));
+    expect(await screen.findByText(messages.payment.verified)).toBeTruthy();
+    expect(sentRequests('POST').map((r) => r.path)).toEqual([
+      `/auth/renewals/${renewalId(2)}/order`,
+      '/admin/payment/sandbox/pay',
+      '/admin/payment/verify',
+    ]);
+    await waitFor(() => reads().forEach((n, i) => expect(n).toBeGreaterThan(before[i]!)));
+  });
+
+  it('fits a phone: the terms stacked, each renewal a card with its actions', async () => {
+    setViewportWidth(375);
+    await renderPage();
+    const list = await screen.findByRole('list', { name: labels.latestRenewals });
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(3);
+    expect(within(cards[0]!).getByText(MARCH)).toBeTruthy();
+    expect(within(cards[0]!).getByRole('button', { name: labels.renewalActionsFor(MARCH) })).toBeTruthy();
+    expect(screen.queryByRole('table', { name: labels.latestRenewals })).toBeNull();
   });
 });

@@ -15,6 +15,7 @@ import { useCredits } from '../api/get-credits';
 import { ApiKeysCard } from '../components/api-keys-card';
 import { BuyCreditsCard } from '../components/buy-credits-card';
 import { LedgerTable } from '../components/ledger-table';
+import { PlanCard } from '../components/plan-card';
 import { labels } from '../labels';
 
 /** `1 Nov 2026 – 1 Dec 2026` */
@@ -26,7 +27,10 @@ function creditsText(credits: number): string {
   return `${formatCount(credits)} ${labels.credits.toLowerCase()}`;
 }
 
-/** A tenant admin's billing ({prefix}/billing): subscription, credit balance and history, buying, API keys. */
+/**
+ * A tenant admin's billing ({prefix}/billing): subscription, credit balance, the monthly plan and its
+ * renewals, buying credits, credit history, API keys.
+ */
 export function BillingPage() {
   const credits = useCredits();
   const canBuy = usePermissions().can('subscriptions', 'CREATE');
@@ -105,6 +109,9 @@ export function BillingPage() {
               </>
             )}
           </Paper>
+        </Grid>
+        <Grid size={12}>
+          <PlanCard canManage={canBuy} />
         </Grid>
         {canBuy && (
           <Grid size={12}>

@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -30,11 +30,11 @@ const terms = {
   demoTrials: 3,
 };
 
-function store() {
+function store(handoff: { autoRenew?: boolean } = { autoRenew: true }) {
   sessionStorage.setItem(storageKeys.pendingUserData, JSON.stringify(pendingUser));
   sessionStorage.setItem(
     storageKeys.subscriptionData,
-    JSON.stringify({ organizationId: ORG_ID, terms, pricePerCredit: 250, gstPercent: 18 }),
+    JSON.stringify({ organizationId: ORG_ID, terms, pricePerCredit: 250, gstPercent: 18, ...handoff }),
   );
 }
 
@@ -56,7 +56,10 @@ beforeEach(() => {
 
 /** The body of the onboarding request, the one POST the page sends. */
 const sentBody = () =>
-  lastRequest('POST', '/auth/onboarding').body as Record<'user' | 'subscription' | 'payment', unknown>;
+  lastRequest('POST', '/auth/onboarding').body as Record<
+    'user' | 'subscription' | 'payment' | 'autoRenew',
+    unknown
+  >;
 
 describe('manual payment', () => {
   it('shows the calculation and the user information', async () => {
@@ -67,6 +70,9 @@ describe('manual payment', () => {
     expect(calc.textContent).toContain('₹900.00');
     expect(calc.textContent).toContain('₹5,900.00');
     expect(calc.textContent).toContain('3 trials');
+    expect(
+      within(calc).getByRole('rowheader', { name: labels.renewsAutomatically }).nextSibling?.textContent,
+    ).toBe(labels.yes);
     const info = screen.getByRole('table', { name: 'User information' });
     for (const text of ['acme.admin', 'admin@acme.test', '9876543210', 'Acme Hiring']) {
       expect(info.textContent).toContain(text);
@@ -152,11 +158,31 @@ describe('manual payment', () => {
       paymentMethod: 'upi',
       remarks: 'Paid in full',
     });
+    expect(body.autoRenew).toBe(true);
     expect(lastRequest('POST', '/auth/onboarding').headers.get(IDEMPOTENCY_HEADER)).toBeTruthy();
     expect(sessionStorage.getItem(storageKeys.subscriptionData)).toBeNull();
     expect(sessionStorage.getItem(storageKeys.pendingUserData)).toBeNull();
     await act(() => vi.advanceTimersByTimeAsync(1_500));
     expect(router.state.location.pathname).toBe('/dashboard/usermanagement');
+  });
+
+  it('sends the subscription step’s Renew automatically choice', async () => {
+    const user = userEvent.setup();
+    store({ autoRenew: false });
+    await renderPage();
+    await user.type(screen.getByRole('textbox', { name: /Transaction ID/ }), 'UTR-1');
+    await user.click(screen.getByRole('button', { name: messages.payment.submit }));
+    expect(await screen.findByText(messages.payment.created)).toBeTruthy();
+    expect(sentBody().autoRenew).toBe(false);
+  });
+
+  it('reads data stored before the Renew automatically choice existed as off, the API’s default', async () => {
+    store({});
+    await renderPage();
+    const calc = screen.getByRole('table', { name: 'Payment calculation' });
+    expect(
+      within(calc).getByRole('rowheader', { name: labels.renewsAutomatically }).nextSibling?.textContent,
+    ).toBe(labels.no);
   });
 
   it("shows the server's message on failure, or with none the API client's own", async () => {

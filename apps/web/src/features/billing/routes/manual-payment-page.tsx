@@ -17,18 +17,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { z } from 'zod';
-import {
-  DEFAULT_PAYMENT_METHOD,
-  formatCount,
-  formatDate,
-  formatRupees,
-  manualPaymentInputSchema,
-  messages,
-  parseDay,
-  PAYMENT_METHODS,
-  REDIRECT_AFTER_SAVE_MS,
-} from '@portal/shared';
+import { formatCount, formatRupees, messages, PAYMENT_METHODS, REDIRECT_AFTER_SAVE_MS } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useRoutePrefix } from '../../../lib/use-route-prefix';
@@ -43,22 +32,15 @@ import {
   type SubscriptionData,
 } from '../utils/handoff';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
+import {
+  defaultManualPayment,
+  manualPaymentFormSchema,
+  manualPaymentFromForm,
+  type ManualPaymentFormValues,
+} from '../utils/manual-payment-form';
 
 const SUBSCRIPTION_PAGE = '/dashboard/usermanagement/subscription';
 const USER_MANAGEMENT = '/dashboard/usermanagement';
-
-const formSchema = manualPaymentInputSchema.extend({
-  paymentMethod: z.enum(PAYMENT_METHODS),
-  remarks: z.string().max(1000),
-  // As shown and typed, day first (`27 Nov 2026`); sent as the day it names (YYYY-MM-DD).
-  paymentDate: z.string().refine((text) => parseDay(text) !== null, labels.paymentDateInvalid),
-});
-type FormValues = z.infer<typeof formSchema>;
-
-/** Today in India (the portal's business day), whatever the browser's time zone: `27 Nov 2026`. */
-function today(): string {
-  return formatDate(new Date());
-}
 
 type Loaded =
   { status: 'ok'; user: PendingUser; subscription: SubscriptionData } | { status: 'missing' | 'invalid' };
@@ -92,14 +74,9 @@ export function ManualPaymentPage() {
     return undefined;
   }, [loaded.status, navigate, prefix]);
 
-  const { control, register, handleSubmit, formState } = useForm<FormValues>({
-    resolver: zodResolver(formSchema),
-    defaultValues: {
-      transactionId: '',
-      paymentMethod: DEFAULT_PAYMENT_METHOD,
-      paymentDate: today(),
-      remarks: '',
-    },
+  const { control, register, handleSubmit, formState } = useForm<ManualPaymentFormValues>({
+    resolver: zodResolver(manualPaymentFormSchema),
+    defaultValues: defaultManualPayment(),
   });
 
   const submit = handleSubmit(async (form) => {
@@ -118,12 +95,8 @@ export function ManualPaymentPage() {
         roleId: user.roleId,
       },
       subscription: subscription.terms,
-      payment: {
-        transactionId: form.transactionId.trim(),
-        paymentMethod: form.paymentMethod,
-        paymentDate: parseDay(form.paymentDate) ?? form.paymentDate,
-        remarks: form.remarks.trim(),
-      },
+      payment: manualPaymentFromForm(form),
+      autoRenew: subscription.autoRenew,
     };
     try {
       await onboard.mutateAsync({ body, idempotencyKey: idempotency.keyFor(body) });
@@ -147,6 +120,7 @@ export function ManualPaymentPage() {
           [labels.gstAmount, formatRupees(loaded.subscription.terms.taxAmountPaise ?? 0)],
           [labels.total, formatRupees(loaded.subscription.terms.grandTotalAmountPaise)],
           [labels.demoCredits, trialLabel(loaded.subscription.terms.demoTrials)],
+          [labels.renewsAutomatically, loaded.subscription.autoRenew ? labels.yes : labels.no],
         ]
       : [];
   const userRows: [string, string][] =

@@ -11,8 +11,9 @@ import {
 } from '@portal/shared';
 import { renderAt } from '../../../test/render-at';
 import { ok, refusal } from '../../../test/responses';
-import { sentRequests, server } from '../../../test/server';
+import { lastRequest, sentRequests, server } from '../../../test/server';
 import { aSuperAdmin } from '../../../test/users';
+import { labels } from '../labels';
 import { onboarded, ORG_ID, pendingUser } from '../test-utils';
 import { SubscriptionPage } from './subscription-page';
 
@@ -118,12 +119,27 @@ describe('subscription configuration', () => {
         grandTotalAmountPaise: 118_000,
         demoTrials: 1,
       },
+      autoRenew: true,
     });
     expect(retry!.body).toEqual(first!.body);
     const key = first!.headers.get(IDEMPOTENCY_HEADER);
     expect(key).toMatch(/^[0-9a-f-]{32,36}$/);
     expect(retry!.headers.get(IDEMPOTENCY_HEADER)).toBe(key);
     expect(sessionStorage.getItem(storageKeys.pendingUserData)).toBeNull();
+  });
+
+  it('renews automatically unless the box is cleared, and the choice reaches the request', async () => {
+    const user = userEvent.setup();
+    server.use(onboarding());
+    await renderPage();
+    const box = screen.getByRole('checkbox', { name: labels.autoRenewField }) as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    expect(screen.getByText(labels.autoRenewFieldHint)).toBeTruthy();
+    await user.click(box);
+    expect(box.checked).toBe(false);
+    await user.click(screen.getByRole('button', { name: messages.subscription.createUserAndSubscription }));
+    expect(await screen.findByText(messages.subscription.created)).toBeTruthy();
+    expect(lastRequest('POST', '/auth/onboarding').body).toMatchObject({ autoRenew: false });
   });
 
   it('goes to the user list 1.5 s after success', async () => {
@@ -162,8 +178,20 @@ describe('subscription configuration', () => {
     expect(stored).toMatchObject({
       organizationId: ORG_ID,
       terms: { totalInterviewCredits: 1, grandTotalAmountPaise: 100 },
+      autoRenew: true,
     });
     expect(sentRequests('POST')).toHaveLength(0);
+  });
+
+  it('hands a cleared Renew automatically to the manual payment page', async () => {
+    const user = userEvent.setup();
+    await renderPage();
+    await user.click(screen.getByRole('checkbox', { name: labels.autoRenewField }));
+    await user.click(screen.getByRole('button', { name: messages.subscription.manualPayment }));
+    await screen.findByText('page /dashboard/manualPayment');
+    expect(JSON.parse(sessionStorage.getItem(storageKeys.subscriptionData)!)).toMatchObject({
+      autoRenew: false,
+    });
   });
 
   it('without pending user data: error, then the invite page after 1.5 s', async () => {

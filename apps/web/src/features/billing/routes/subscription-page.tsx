@@ -1,5 +1,17 @@
-import { useEffect, useMemo, useState, type FocusEvent } from 'react';
-import { Alert, Button, Grid, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useEffect, useId, useMemo, useState, type FocusEvent } from 'react';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  FormControlLabel,
+  FormHelperText,
+  Grid,
+  MenuItem,
+  Paper,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -60,6 +72,7 @@ export function SubscriptionPage() {
     mode: 'onTouched',
   });
   const values = useWatch({ control });
+  const autoRenewHintId = useId();
   const amounts = useMemo(() => liveAmounts(values), [values]);
 
   const requireUser = (): PendingUser | null => {
@@ -83,6 +96,7 @@ export function SubscriptionPage() {
         roleId: u.roleId,
       },
       subscription: termsFromForm(form),
+      autoRenew: form.autoRenew,
     };
     try {
       await onboard.mutateAsync({ body, idempotencyKey: idempotency.keyFor(body) });
@@ -102,6 +116,7 @@ export function SubscriptionPage() {
       terms: termsFromForm(form),
       pricePerCredit: Number(form.pricePerCredit),
       gstPercent: parseGstPercent(form.gstPercent),
+      autoRenew: form.autoRenew,
     });
     navigate(`${prefix}/manualPayment`);
   });
@@ -176,6 +191,31 @@ export function SubscriptionPage() {
                     </MenuItem>
                   ))}
                 </TextField>
+              )}
+            />
+          </Grid>
+          <Grid size={12}>
+            <Controller
+              control={control}
+              name="autoRenew"
+              render={({ field }) => (
+                <>
+                  <FormControlLabel
+                    control={
+                      <Checkbox
+                        name={field.name}
+                        checked={field.value}
+                        onChange={(_event, checked) => field.onChange(checked)}
+                        onBlur={field.onBlur}
+                        slotProps={{ input: { ref: field.ref, 'aria-describedby': autoRenewHintId } }}
+                      />
+                    }
+                    label={labels.autoRenewField}
+                  />
+                  <FormHelperText id={autoRenewHintId} sx={{ mt: 0 }}>
+                    {labels.autoRenewFieldHint}
+                  </FormHelperText>
+                </>
               )}
             />
           </Grid>

@@ -24,6 +24,11 @@ const subscriptionDataSchema = z.object({
   /** As typed, for display. */
   pricePerCredit: z.number(),
   gstPercent: z.number(),
+  /**
+   * The onboarding request's `autoRenew`, as chosen on the subscription step. Data stored before the
+   * choice existed reads as the API's own default (off).
+   */
+  autoRenew: z.boolean().default(false),
 });
 export type SubscriptionData = z.output<typeof subscriptionDataSchema>;
 
@@ -65,6 +70,7 @@ export function writeSubscriptionData(data: {
   terms: SubscriptionTerms;
   pricePerCredit: number;
   gstPercent: number;
+  autoRenew: boolean;
 }): void {
   sessionStorage.setItem(storageKeys.subscriptionData, JSON.stringify(data));
 }

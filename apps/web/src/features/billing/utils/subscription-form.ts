@@ -29,6 +29,8 @@ export const subscriptionFormSchema = z.object({
   /** 0 to 100, step 0.01; anything else counts as 0. */
   gstPercent: z.string(),
   demoTrials: z.string().refine((v) => (DEMO_TRIAL_OPTIONS as readonly number[]).includes(Number(v))),
+  /** The plan renews each month on its own (the onboarding request's `autoRenew`). */
+  autoRenew: z.boolean(),
 });
 export type SubscriptionFormValues = z.infer<typeof subscriptionFormSchema>;
 
@@ -37,6 +39,7 @@ export const defaultSubscriptionForm: SubscriptionFormValues = {
   pricePerCredit: '1',
   gstPercent: String(DEFAULT_GST_PERCENT),
   demoTrials: String(DEMO_TRIAL_OPTIONS[0]),
+  autoRenew: true,
 };
 
 const ZERO: Amounts = {

@@ -15,7 +15,7 @@ import { RowActionsMenu } from '../../../components/row-actions-menu';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePagedSearch } from '../../../lib/use-paged-search';
 import { useUndeliveredMail } from '../api/get-undelivered-mail';
-import { ErrorText } from '../components/error-text';
+import { ErrorText } from '../../../components/error-text';
 import { ResendMailDialog } from '../components/resend-mail-dialog';
 import { labels } from '../labels';
 

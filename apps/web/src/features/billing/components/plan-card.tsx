@@ -1,0 +1,271 @@
+import { useState } from 'react';
+import {
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  FormControlLabel,
+  Paper,
+  Skeleton,
+  Stack,
+  Switch,
+  Typography,
+} from '@mui/material';
+import {
+  basisPointsToPercent,
+  formatCount,
+  formatDate,
+  formatRupees,
+  messages,
+  type BillingPlan,
+  type Renewal,
+} from '@portal/shared';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DataTable, type DataColumn } from '../../../components/data-table';
+import { ErrorText } from '../../../components/error-text';
+import { RowActionsMenu } from '../../../components/row-actions-menu';
+import { extractErrorMessage } from '../../../lib/error-message';
+import { usePortalConfig } from '../../../lib/portal-config';
+import { enqueueSnackbar } from '../../../lib/snackbar';
+import { useCreateRenewalOrder } from '../api/create-renewal-order';
+import { useBillingPlan } from '../api/get-billing-plan';
+import { useSkipRenewal } from '../api/skip-renewal';
+import { useUpdateBillingPlan } from '../api/update-billing-plan';
+import { labels, planStatusLabels } from '../labels';
+import { collectionText, ORDERABLE_STATUSES, renewalPeriod, SKIPPABLE_STATUSES } from '../utils/renewal';
+import { MandateDialog } from './mandate-dialog';
+import { RenewalStatusChip } from './renewal-status-chip';
+import { useCheckout } from './use-checkout';
+
+const COLUMNS: DataColumn<Renewal>[] = [
+  { label: labels.renewalPeriod, card: 'title', render: renewalPeriod, cellSx: { whiteSpace: 'nowrap' } },
+  { label: labels.amount, align: 'right', render: (r) => formatRupees(r.amountPaise) },
+  { label: labels.status, render: (r) => <RenewalStatusChip status={r.status} /> },
+  { label: labels.noticeSent, render: (r) => (r.noticeSentAt ? formatDate(r.noticeSentAt) : labels.none) },
+  { label: labels.attempts, align: 'right', render: (r) => formatCount(r.attempts) },
+  {
+    label: labels.lastError,
+    render: (r) => (r.lastError ? <ErrorText text={r.lastError} /> : labels.none),
+    cellSx: { minWidth: 140, maxWidth: 240 },
+  },
+];
+
+/** The plan's terms, label beside value (above it on a phone, where both would not fit side by side). */
+function PlanTerms({ plan }: { plan: BillingPlan }) {
+  const end = formatDate(plan.currentPeriodEnd);
+  const rows: [string, string][] = [
+    [labels.creditsPerMonth, formatCount(plan.creditsPerPeriod)],
+    [labels.planPricePerCredit, formatRupees(plan.pricePerCreditPaise)],
+    [labels.gst, `${basisPointsToPercent(plan.taxRateBp)}%`],
+    [labels.amountPerMonth, formatRupees(plan.amountPaise)],
+    [labels.currentPeriod, `${formatDate(plan.currentPeriodStart)} – ${end}`],
+    [labels.nextRenewal, plan.autoRenew ? end : labels.endsOn(end)],
+    [labels.paidBy, collectionText(plan)],
+    [labels.planStatus, planStatusLabels[plan.status]],
+    ...(plan.owedPaise > 0 ? [[labels.owed, formatRupees(plan.owedPaise)] as [string, string]] : []),
+  ];
+  return (
+    <Box
+      component="dl"
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'max-content minmax(0, 1fr)' },
+        columnGap: 3,
+        rowGap: { xs: 0, sm: 0.75 },
+        m: 0,
+      }}
+    >
+      {rows.map(([term, value]) => (
+        <Box key={term} sx={{ display: 'contents' }}>
+          <Typography component="dt" color="text.secondary">
+            {term}
+          </Typography>
+          <Typography
+            component="dd"
+            sx={{ m: 0, mb: { xs: 1, sm: 0 }, fontWeight: 500, overflowWrap: 'anywhere' }}
+          >
+            {value}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** What is owed, while a renewal is unpaid past its period's start (the plan past due or suspended). */
+function PlanOverdue({ plan }: { plan: BillingPlan }) {
+  const owed = formatRupees(plan.owedPaise);
+  if (plan.status === 'past_due') {
+    return (
+      <Alert severity="warning" sx={{ mb: 2 }}>
+        <AlertTitle>{messages.renewals.pastDueTitle}</AlertTitle>
+        {labels.pastDueBody(owed, plan.pastDueSince ? formatDate(plan.pastDueSince) : labels.none)}
+      </Alert>
+    );
+  }
+  if (plan.status === 'suspended') {
+    return (
+      <Alert severity="error" sx={{ mb: 2 }}>
+        <AlertTitle>{messages.renewals.suspendedTitle}</AlertTitle>
+        {labels.suspendedBody(owed)}
+      </Alert>
+    );
+  }
+  return null;
+}
+
+/**
+ * The organization's monthly plan: its terms, automatic renewal, the card mandate (sandbox only, for
+ * now) and its latest renewals, each skippable or payable online while it allows. `canManage`
+ * (Subscription Management CREATE) shows the controls; a reader sees the same figures without them.
+ */
+export function PlanCard({ canManage }: { canManage: boolean }) {
+  const view = useBillingPlan();
+  const config = usePortalConfig();
+  const update = useUpdateBillingPlan();
+  const skip = useSkipRenewal();
+  const createOrder = useCreateRenewalOrder();
+  const checkout = useCheckout();
+  const [mandateOpen, setMandateOpen] = useState(false);
+  const [toSkip, setToSkip] = useState<Renewal | null>(null);
+
+  const plan = view.data?.plan ?? null;
+  const provider = config.data?.paymentProvider;
+  const mandateReady = plan?.collection === 'mandate' && plan.mandateStatus === 'authorized';
+  const paying = createOrder.isPending || checkout.verifying;
+
+  const setAutoRenew = async (autoRenew: boolean) => {
+    try {
+      await update.mutateAsync({ autoRenew });
+      enqueueSnackbar(autoRenew ? messages.renewals.autoRenewOn : messages.renewals.autoRenewOff, {
+        variant: 'success',
+      });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.common.unexpectedRetry), { variant: 'error' });
+    }
+  };
+
+  const confirmSkip = async () => {
+    if (!toSkip) return;
+    try {
+      await skip.mutateAsync(toSkip.id);
+      enqueueSnackbar(messages.renewals.skipped, { variant: 'success' });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.common.unexpectedRetry), { variant: 'error' });
+    }
+    setToSkip(null);
+  };
+
+  const payNow = async (renewal: Renewal) => {
+    if (paying) return;
+    let created;
+    try {
+      created = await createOrder.mutateAsync(renewal.id);
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.fallback.createPaymentOrder), { variant: 'error' });
+      return;
+    }
+    await checkout.pay(created);
+  };
+
+  // While the change is on its way, the switch shows what was asked.
+  const autoRenew = update.isPending ? update.variables.autoRenew : (plan?.autoRenew ?? false);
+
+  return (
+    <Paper sx={{ p: 3 }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
+        {labels.planTitle}
+      </Typography>
+      {view.isError && (
+        <Alert severity="error">{extractErrorMessage(view.error, messages.common.anErrorOccurred)}</Alert>
+      )}
+      {view.isPending && <Skeleton height={120} />}
+      {view.data && !plan && <Typography>{messages.renewals.planNotFound}</Typography>}
+      {plan && (
+        <>
+          <PlanOverdue plan={plan} />
+          <PlanTerms plan={plan} />
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{ mt: 2, alignItems: { sm: 'center' }, flexWrap: 'wrap' }}
+          >
+            {canManage ? (
+              <FormControlLabel
+                control={
+                  <Switch
+                    checked={autoRenew}
+                    onChange={(_event, checked) => void setAutoRenew(checked)}
+                    disabled={update.isPending}
+                  />
+                }
+                label={labels.autoRenew}
+              />
+            ) : (
+              <Typography data-testid="auto-renew">
+                {labels.autoRenew}: <strong>{plan.autoRenew ? labels.on : labels.off}</strong>
+              </Typography>
+            )}
+            {!mandateReady && provider === 'sandbox' && canManage && (
+              <Button variant="outlined" onClick={() => setMandateOpen(true)}>
+                {labels.setUpMandate}
+              </Button>
+            )}
+            {!mandateReady && provider === 'razorpay' && (
+              <Typography color="text.secondary">{labels.renewalNoticeOnly}</Typography>
+            )}
+          </Stack>
+          <Typography variant="subtitle1" component="h3" sx={{ mt: 3, mb: 1, fontWeight: 600 }}>
+            {labels.latestRenewals}
+          </Typography>
+          <DataTable
+            label={labels.latestRenewals}
+            size="small"
+            columns={COLUMNS}
+            rows={view.data?.renewals ?? []}
+            rowKey={(r) => r.id}
+            loading={false}
+            emptyText={labels.noRenewals}
+            actions={
+              canManage
+                ? {
+                    label: labels.actions,
+                    labelHidden: true,
+                    align: 'right',
+                    render: (r) => (
+                      <RowActionsMenu
+                        label={labels.renewalActionsFor(renewalPeriod(r))}
+                        actions={[
+                          SKIPPABLE_STATUSES.includes(r.status) && {
+                            label: labels.skipDebit,
+                            run: () => setToSkip(r),
+                          },
+                          ORDERABLE_STATUSES.includes(r.status) && {
+                            label: labels.payNow,
+                            run: () => void payNow(r),
+                          },
+                        ]}
+                      />
+                    ),
+                  }
+                : undefined
+            }
+          />
+          {mandateOpen && <MandateDialog plan={plan} onClose={() => setMandateOpen(false)} />}
+        </>
+      )}
+      {toSkip && (
+        <ConfirmDialog
+          open
+          title={labels.skipTitle}
+          message={labels.skipMessage(formatRupees(toSkip.amountPaise), renewalPeriod(toSkip))}
+          confirmLabel={labels.skipDebit}
+          onConfirm={confirmSkip}
+          onClose={() => setToSkip(null)}
+          busy={skip.isPending}
+        />
+      )}
+      {checkout.dialog}
+    </Paper>
+  );
+}
