@@ -504,8 +504,10 @@ export const messages = {
     chargedTitle: 'Your subscription was renewed',
     failedTitle: 'Your renewal payment did not go through',
     pastDueTitle: 'Your subscription payment is overdue',
-    notAnUpgrade: 'An upgrade needs more credits a month than the plan has. To lower them, change the plan from the next renewal.',
-    nothingToProrate: 'No paid period of the plan is running now: change the plan from the next renewal instead.',
+    notAnUpgrade:
+      'An upgrade needs more credits a month than the plan has. To lower them, change the plan from the next renewal.',
+    nothingToProrate:
+      'No paid period of the plan is running now: change the plan from the next renewal instead.',
     suspendedTitle: 'Your subscription is suspended',
   },
   tax: {

@@ -41,8 +41,7 @@ export interface PaymentProvider {
 
 /** What came of one debit on a mandate. */
 export type MandateCharge =
-  | { status: 'captured'; providerPaymentId: string }
-  | { status: 'failed'; reason: string };
+  { status: 'captured'; providerPaymentId: string } | { status: 'failed'; reason: string };
 
 /**
  * Debits on a registered card or UPI mandate, which the portal starts (docs/decisions/027). Only the
@@ -53,7 +52,11 @@ export interface MandateDebits {
    * Debits the mandate once per `receipt`: asked again with the same receipt (a retry after a crash),
    * it answers the first outcome and moves no money.
    */
-  chargeMandate(input: { mandateToken: string; amountPaise: number; receipt: string }): Promise<MandateCharge>;
+  chargeMandate(input: {
+    mandateToken: string;
+    amountPaise: number;
+    receipt: string;
+  }): Promise<MandateCharge>;
 }
 
 const CHECKOUT_NAME = 'Interview Credits Portal';
