@@ -55,6 +55,27 @@ export const OPEN_RENEWAL_STATUSES = [
   'failed',
 ] as const satisfies readonly RenewalStatus[];
 
+/** A renewal the customer may still decline (skip): not yet charged or paid. */
+export const SKIPPABLE_RENEWAL_STATUSES = [
+  'scheduled',
+  'notified',
+  'awaiting_authentication',
+  'awaiting_payment',
+] as const satisfies readonly RenewalStatus[];
+/** A renewal the customer pays online through its own order: approval needed, declined, lapsed. */
+export const ORDERABLE_RENEWAL_STATUSES = [
+  'awaiting_authentication',
+  'failed',
+  'lapsed',
+] as const satisfies readonly RenewalStatus[];
+/** A renewal the operator records a payment for (and a paid order settles). */
+export const PAYABLE_RENEWAL_STATUSES = [
+  'awaiting_payment',
+  'awaiting_authentication',
+  'failed',
+  'lapsed',
+] as const satisfies readonly RenewalStatus[];
+
 /** A period's renewal is scheduled (and listed as due) this many days before it starts. */
 export const RENEWALS_DUE_WITHIN_DAYS = 7;
 /** RBI e-mandate rules: a debit above ₹15,000 needs the customer's authentication each time. */

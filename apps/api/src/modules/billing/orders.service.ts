@@ -5,6 +5,7 @@ import {
   formatRupees,
   INTERVIEW_BOT_PRODUCT,
   messages,
+  ORDERABLE_RENEWAL_STATUSES,
   PLATFORM_PRICE_PER_CREDIT_PAISE,
   SANDBOX_DECLINED_CARD,
   subscriptionTermsSchema,
@@ -94,7 +95,9 @@ export async function createRenewalOrder(
 ): Promise<OrderCreated> {
   const renewal = await findRenewal(deps.db, input.id, tenantScope(actor));
   if (!renewal) throw notFound(messages.renewals.renewalNotFound);
-  if (!ONLINE_PAYABLE.includes(renewal.status)) throw conflict(messages.renewals.notPayable);
+  if (!(ORDERABLE_RENEWAL_STATUSES as readonly RenewalStatus[]).includes(renewal.status)) {
+    throw conflict(messages.renewals.notPayable);
+  }
   return placeOrder(deps, actor, {
     organizationId: renewal.organizationId,
     credits: renewal.credits,
@@ -125,9 +128,6 @@ export async function createUpgradeOrder(
     upgradeToCredits: input.creditsPerPeriod,
   });
 }
-
-/** What a renewal's own order may pay: those waiting for the customer. */
-const ONLINE_PAYABLE: readonly RenewalStatus[] = ['awaiting_authentication', 'failed', 'lapsed'];
 
 /** An order at the provider for `amountPaise`, kept here so verify never trusts the client's. */
 async function placeOrder(

@@ -9,7 +9,9 @@ import {
   MANDATE_SILENT_LIMIT_PAISE,
   messages,
   PRE_DEBIT_NOTICE_LEAD_HOURS,
+  PAYABLE_RENEWAL_STATUSES,
   PRE_DEBIT_NOTICE_MIN_HOURS,
+  SKIPPABLE_RENEWAL_STATUSES,
   RENEWALS_DUE_WITHIN_DAYS,
   RENEWAL_GRACE_DAYS,
   RENEWAL_RETRY_DAYS,
@@ -370,13 +372,8 @@ async function sendRenewalNotice(
   });
 }
 
-/** Renewals not yet charged or paid, which the customer may still decline. */
-const SKIPPABLE: readonly RenewalStatus[] = [
-  'scheduled',
-  'notified',
-  'awaiting_authentication',
-  'awaiting_payment',
-];
+const SKIPPABLE: readonly RenewalStatus[] = SKIPPABLE_RENEWAL_STATUSES;
+const PAYABLE: readonly RenewalStatus[] = PAYABLE_RENEWAL_STATUSES;
 
 /**
  * POST /api/auth/renewals/:id/skip: the customer opts out of one announced debit before it is taken.
@@ -674,8 +671,7 @@ export async function settleRenewalOrder(
   const tx = deps.db;
   const now = deps.clock.now();
   const renewal = await lockRenewal(tx, input.renewalId);
-  const payable: RenewalStatus[] = ['awaiting_authentication', 'awaiting_payment', 'failed', 'lapsed'];
-  if (!renewal || !payable.includes(renewal.status)) return null;
+  if (!renewal || !PAYABLE.includes(renewal.status)) return null;
   const pay = async (subscription: SubscriptionRow) => {
     const captured = await insertPayment(tx, {
       organizationId: renewal.organizationId,
@@ -826,8 +822,7 @@ export async function recordRenewalPayment(
     if (!found) throw notFound(messages.renewals.renewalNotFound);
     await lockOrganization(tx, found.organizationId);
     const renewal = (await lockRenewal(tx, found.id))!;
-    const payable: RenewalStatus[] = ['awaiting_payment', 'awaiting_authentication', 'failed', 'lapsed'];
-    if (!payable.includes(renewal.status)) throw conflict(messages.renewals.notPayable);
+    if (!PAYABLE.includes(renewal.status)) throw conflict(messages.renewals.notPayable);
     const { body } = input;
     const pay = async (subscription: SubscriptionRow) => {
       const recorded = await recordManualPayment(txDeps, actor, {
