@@ -28,8 +28,14 @@ const portalEnv: Record<string, string> = {
   RAZORPAY_KEY_SECRET: '',
   RAZORPAY_WEBHOOK_SECRET: '',
   LOG_LEVEL: 'warn',
+  // renewals.spec.ts moves the billing clock: it runs last, in a project of its own.
+  TEST_CLOCK: 'on',
   WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? '',
 };
+
+/** The tours of every screen and control run in the long mode only (see testIgnore below). */
+const longTours =
+  process.env.TEST_LONG === '1' ? [] : ['every-action.spec.ts', 'walkthrough.spec.ts', 'phone.spec.ts'];
 
 export default defineConfig({
   testDir: '.',
@@ -38,8 +44,7 @@ export default defineConfig({
   globalSetup: './global-setup.ts',
   // The tours of every screen and control (each role's crawl, walkthrough with axe, and phone tour: 3 to 5
   // minutes each) run in the long mode, `npm run test:long`, which CI runs (docs/decisions/019).
-  testIgnore:
-    process.env.TEST_LONG === '1' ? [] : ['every-action.spec.ts', 'walkthrough.spec.ts', 'phone.spec.ts'],
+  testIgnore: longTours,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -47,6 +52,12 @@ export default defineConfig({
   // A browser test that fails is run once more; one that then passes is listed as FLAKY at the end of
   // the test command (scripts/summarize.mjs), with the first try's error in the log above it.
   retries: 1,
+  // renewals.spec.ts moves the billing clock forward, which would move the dates every other test reads:
+  // it runs after all of them.
+  projects: [
+    { name: 'portal', testIgnore: [...longTours, 'renewals.spec.ts'] },
+    { name: 'billing clock', testMatch: 'renewals.spec.ts', dependencies: ['portal'] },
+  ],
   reporter: [['list'], ['json', { outputFile: '../.test-reports/playwright.json' }]],
   use: {
     baseURL: BASE_URL,
