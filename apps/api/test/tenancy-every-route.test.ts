@@ -938,6 +938,30 @@ const ROUTES: RouteCase[] = [
     send: (s) => s.post(`/api/auth/billing-plan/upgrade?organizationId=${orgA}`, { creditsPerPeriod: 1_000 }),
   },
   {
+    route: 'POST /api/auth/billing-plan/mandate/cancel',
+    feature: 'subscriptions',
+    expected: owned(200),
+    setup: async () => {
+      await planOf(orgA);
+      await ctx.database.db
+        .update(billingPlans)
+        .set({ collection: 'mandate', mandateStatus: 'authorized', mandateToken: 'token_tenancy' })
+        .where(eq(billingPlans.organizationId, orgA));
+      return { id: orgA };
+    },
+    send: (s) => s.post(`/api/auth/billing-plan/mandate/cancel?organizationId=${orgA}`),
+  },
+  {
+    route: 'POST /api/auth/billing-plan/cancel-now',
+    feature: 'subscriptions',
+    expected: platformOnly(200),
+    setup: async () => ({ id: await planOf(orgA) }),
+    send: (s) =>
+      s.post(`/api/auth/billing-plan/cancel-now?organizationId=${orgA}`, undefined, {
+        headers: { [IDEMPOTENCY_HEADER]: randomUUID() },
+      }),
+  },
+  {
     route: 'GET /api/auth/renewals',
     feature: 'subscriptions',
     expected: listed,

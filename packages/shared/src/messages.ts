@@ -504,6 +504,10 @@ export const messages = {
     chargedTitle: 'Your subscription was renewed',
     failedTitle: 'Your renewal payment did not go through',
     pastDueTitle: 'Your subscription payment is overdue',
+    noMandate: 'There is no authorized card mandate to cancel.',
+    mandateCancelled: 'Card mandate cancelled. Renewals are paid through their notice.',
+    cancelledNow: 'Plan cancelled: the rest of the period was refunded with its credit notes.',
+    cancelReason: 'Plan cancelled: the rest of the period refunded',
     notAnUpgrade:
       'An upgrade needs more credits a month than the plan has. To lower them, change the plan from the next renewal.',
     nothingToProrate:

@@ -219,3 +219,12 @@ export const upgradePlanBodySchema = z.strictObject({
   creditsPerPeriod: z.number().int().min(1).max(MAX_CREDITS),
 });
 export type UpgradePlanBody = z.infer<typeof upgradePlanBodySchema>;
+
+/** POST /api/auth/billing-plan/cancel-now: the plan ends now; the rest of the running period is refunded. */
+export const planCancelledSchema = z.object({
+  plan: billingPlanSchema,
+  /** What was refunded, GST included, each refund with its credit note. */
+  refundedPaise: z.number(),
+  creditNotes: z.array(z.string()),
+});
+export type PlanCancelled = z.infer<typeof planCancelledSchema>;

@@ -103,7 +103,7 @@ async function applyInTransaction(
   await requireSellerTaxProfile(deps, actor);
   const refundId =
     'providerRefund' in input ? input.providerRefund.id : await refundAtProvider(deps, payment, input);
-  const issuedAt = new Date();
+  const issuedAt = deps.clock.now();
   const { creditNote } = await issueCreditNote(deps, actor, {
     payment,
     refundId,

@@ -272,3 +272,13 @@ export async function rescheduleTerms(
     .set({ ...terms, updatedAt: sql`now()` })
     .where(and(eq(renewals.organizationId, organizationId), eq(renewals.status, 'scheduled')));
 }
+
+/** The organization's announced or declined debits wait to be paid instead (its mandate is gone). */
+export async function awaitPaymentInstead(db: Db, organizationId: string): Promise<void> {
+  await db
+    .update(renewals)
+    .set({ status: 'awaiting_payment', collection: 'manual', nextAttemptAt: null, updatedAt: sql`now()` })
+    .where(
+      and(eq(renewals.organizationId, organizationId), inArray(renewals.status, ['notified', 'failed'])),
+    );
+}

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   advanceClockBodySchema,
   billingPlanQuerySchema,
@@ -10,6 +11,7 @@ import {
   manualPaymentInputSchema,
   orderCreatedSchema,
   pageSchema,
+  planCancelledSchema,
   planTermsBodySchema,
   renewalListItemSchema,
   renewalListQuerySchema,
@@ -22,10 +24,13 @@ import {
 import { systemActor } from '../../core/actor.js';
 import { OffsetClock } from '../../core/clock.js';
 import { access, requireActor } from '../../plugins/access.js';
+import { readIdempotencyKey } from './idempotency-key.js';
 import { createRenewalOrder, createUpgradeOrder } from './orders.service.js';
 import {
   authorizeSandboxMandate,
   billingPlanView,
+  cancelMandate,
+  cancelPlanNow,
   changePlanTerms,
   listRenewals,
   recordRenewalPayment,
@@ -125,6 +130,48 @@ export async function renewalsRoutes(fastify: FastifyInstance) {
           creditsPerPeriod: request.body.creditsPerPeriod,
         }),
       }),
+  );
+
+  app.post(
+    '/api/auth/billing-plan/mandate/cancel',
+    {
+      config: { access: access.can('subscriptions', 'CREATE') },
+      schema: {
+        tags,
+        summary: 'Cancel the card mandate: nothing is debited from it again',
+        querystring: billingPlanQuerySchema,
+        response: { 200: successSchema(billingPlanSchema) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await cancelMandate(app.deps, requireActor(request), {
+        organizationId: request.query.organizationId,
+      }),
+    }),
+  );
+
+  app.post(
+    '/api/auth/billing-plan/cancel-now',
+    {
+      // Also needs Organization Management CREATE and the refund requirement, checked in the service.
+      config: { access: access.can('subscriptions', 'UPDATE') },
+      schema: {
+        tags,
+        summary:
+          'Cancel the plan now (Idempotency-Key required): the rest of the running period refunded with its credit notes',
+        querystring: billingPlanQuerySchema,
+        response: { 200: successSchema(planCancelledSchema).extend({ message: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const result = await cancelPlanNow(app.deps, requireActor(request), {
+        organizationId: request.query.organizationId,
+        key: readIdempotencyKey(request, true),
+      });
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(result.status as 200).send(result.body);
+    },
   );
 
   app.get(

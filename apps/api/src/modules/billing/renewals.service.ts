@@ -19,6 +19,7 @@ import {
   type BillingPlan,
   type BillingPlanView,
   type manualPaymentInputSchema,
+  type PlanCancelled,
   type PlanTermsBody,
   type renewalListQuerySchema,
   type RenewalListItem,
@@ -51,6 +52,7 @@ import {
   owedPaise,
   plansToSchedule,
   rescheduleTerms,
+  awaitPaymentInstead,
   suspendPastDue,
   renewalsToAnnounce,
   skipOpenRenewals,
@@ -62,7 +64,13 @@ import {
 } from './renewals.repo.js';
 import { actingUserId, addMonths, listScope, organizationFor, requirePlatformBilling } from './rules.js';
 import { pageEnvelope } from '../../lib/paging.js';
-import { updateSubscriptionRow, type SubscriptionRow } from './subscriptions.repo.js';
+import {
+  paidSubscriptionsRunningAt,
+  updateSubscriptionRow,
+  type SubscriptionRow,
+} from './subscriptions.repo.js';
+import { runIdempotent } from './idempotency.service.js';
+import { applyRefund } from './refunds.service.js';
 import { insertSubscriptionRecord, type SubscriptionTermsInput } from './subscriptions.service.js';
 
 const HOUR_MS = 3_600_000;
@@ -264,6 +272,40 @@ export async function authorizeSandboxMandate(
   });
   const now = deps.clock.now();
   return toPlanDto(plan, now, await owedPaise(deps.db, actor.organizationId, now));
+}
+
+/**
+ * POST /api/auth/billing-plan/mandate/cancel: the customer cancels the card mandate. Nothing is
+ * debited from it again: an announced or declined debit waits to be paid like a manual renewal.
+ */
+export async function cancelMandate(
+  deps: Deps,
+  actor: Actor,
+  input: { organizationId?: string | undefined },
+): Promise<BillingPlan> {
+  const organizationId = organizationFor(actor, input.organizationId);
+  const now = deps.clock.now();
+  const plan = await deps.db.transaction(async (tx) => {
+    const current = await findPlan(tx, organizationId, true);
+    if (!current) throw notFound(messages.renewals.planNotFound);
+    if (current.mandateStatus !== 'authorized') throw conflict(messages.renewals.noMandate);
+    const updated = await updatePlan(tx, organizationId, {
+      collection: 'manual',
+      mandateStatus: 'cancelled',
+      mandateToken: null,
+    });
+    await awaitPaymentInstead(tx, organizationId);
+    await recordActivity(tx, {
+      organizationId,
+      actorUserId: actor.userId,
+      action: 'updated',
+      entityType: 'billing_plan',
+      entityId: organizationId,
+      message: 'Card mandate cancelled: renewals are paid through their notice',
+    });
+    return updated;
+  });
+  return toPlanDto(plan, now, await owedPaise(deps.db, organizationId, now));
 }
 
 /** How an announced renewal is collected: its status once its notice goes out. */
@@ -804,6 +846,67 @@ export async function applyUpgradeOrder(
     message: `Plan upgraded to ${formatCount(input.upgradeToCredits)} interview credits a month (${formatRupees(amountPaise)}); ${formatCount(input.credits)} credits added for the rest of the period`,
   });
   return payment;
+}
+
+/**
+ * POST /api/auth/billing-plan/cancel-now (the platform operator, with an Idempotency-Key): the plan
+ * stops renewing now, what is scheduled or announced is skipped, and each payment of the running
+ * period is refunded its unused share (the part of its period still to come) through the refunds and
+ * credit notes, which take the matching credits back. One transaction: all of it, or nothing.
+ */
+export async function cancelPlanNow(
+  deps: Deps,
+  actor: Actor,
+  input: { organizationId?: string | undefined; key: string },
+) {
+  requirePlatformBilling(actor);
+  const organizationId = organizationFor(actor, input.organizationId);
+  return runIdempotent<{ success: true; message: string; data: PlanCancelled }>(deps, actor, {
+    key: input.key,
+    route: 'POST /api/auth/billing-plan/cancel-now',
+    payload: { organizationId },
+    work: async (txDeps) => {
+      const tx = txDeps.db;
+      const now = deps.clock.now();
+      const plan = await findPlan(tx, organizationId, true);
+      if (!plan) throw notFound(messages.renewals.planNotFound);
+      let refundedPaise = 0;
+      const creditNotes: string[] = [];
+      for (const { subscription, payment } of await paidSubscriptionsRunningAt(tx, organizationId, now)) {
+        const length = subscription.validUntil.getTime() - subscription.validFrom.getTime();
+        const share = (subscription.validUntil.getTime() - now.getTime()) / length;
+        const amountPaise = Math.min(
+          Math.floor(payment.amountPaise * share),
+          payment.amountPaise - payment.refundAmountPaise,
+        );
+        if (amountPaise < 1) continue;
+        const applied = await applyRefund(txDeps, actor, {
+          paymentId: payment.id,
+          amountPaise,
+          reason: messages.renewals.cancelReason,
+          asked: true,
+        });
+        if (applied.changed) creditNotes.push(applied.creditNote.number);
+        refundedPaise += amountPaise;
+      }
+      const updated = await updatePlan(tx, organizationId, { autoRenew: false });
+      await skipOpenRenewals(tx, organizationId, SKIPPABLE);
+      await recordActivity(tx, {
+        organizationId,
+        actorUserId: actor.userId,
+        action: 'updated',
+        entityType: 'billing_plan',
+        entityId: organizationId,
+        message: `Plan cancelled now; ${formatRupees(refundedPaise)} refunded for the rest of the period`,
+      });
+      const data: PlanCancelled = {
+        plan: toPlanDto(updated, now, await owedPaise(tx, organizationId, now)),
+        refundedPaise,
+        creditNotes,
+      };
+      return { status: 200, body: { success: true as const, message: messages.renewals.cancelledNow, data } };
+    },
+  });
 }
 
 /**

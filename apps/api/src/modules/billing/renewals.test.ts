@@ -581,6 +581,68 @@ describe('plan terms and unused credits', () => {
   });
 });
 
+describe('the mandate cancelled', () => {
+  it('an announced debit is not taken: it waits to be paid like a manual renewal', async () => {
+    const org = await onboard({ card: SANDBOX_TEST_CARD });
+    const start = monthAfter(org.anchor);
+    clock.set(new Date(start.getTime() - 40 * HOUR));
+    await run();
+    const cancelled = await org.admin.post('/api/auth/billing-plan/mandate/cancel');
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json().data).toMatchObject({ collection: 'manual', mandateStatus: 'cancelled' });
+    expect((await org.admin.post('/api/auth/billing-plan/mandate/cancel')).statusCode).toBe(409);
+    clock.set(new Date(start.getTime() + HOUR));
+    await run();
+    expect(await capturedPayments(org.orgId)).toHaveLength(0);
+    expect((await renewalsOf(org.orgId))[0]).toMatchObject({
+      status: 'awaiting_payment',
+      nextAttemptAt: null,
+    });
+  });
+});
+
+describe('cancelling now', () => {
+  it('the operator cancels: the rest of the period refunded with a credit note, its credits taken back, once', async () => {
+    const body = { ...onboardingBody({ withPayment: true }), autoRenew: true };
+    const res = await root.post('/api/auth/onboarding', body, {
+      headers: { [IDEMPOTENCY_HEADER]: randomUUID() },
+    });
+    const orgId = res.json().data.user.organizationId as string;
+    const anchor = new Date(res.json().data.subscription.validFrom);
+    const admin = (
+      await createTenant(ctx, 'cancel', { organizationId: orgId, roleId: await roleIdByName(ctx) })
+    ).session;
+    const end = monthAfter(anchor);
+    clock.set(new Date(anchor.getTime() + (end.getTime() - anchor.getTime()) / 2));
+    const before = await balanceOf(orgId);
+
+    const key = randomUUID();
+    const refused = await admin.post(`/api/auth/billing-plan/cancel-now`, undefined, {
+      headers: { [IDEMPOTENCY_HEADER]: key },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect((await root.post(`/api/auth/billing-plan/cancel-now?organizationId=${orgId}`)).statusCode).toBe(
+      400,
+    );
+    const cancel = () =>
+      root.post(`/api/auth/billing-plan/cancel-now?organizationId=${orgId}`, undefined, {
+        headers: { [IDEMPOTENCY_HEADER]: key },
+      });
+    const done = await cancel();
+    expect(done.statusCode).toBe(200);
+    expect(done.json().data).toMatchObject({ refundedPaise: 590_000, plan: { autoRenew: false } });
+    expect(done.json().data.creditNotes).toHaveLength(1);
+    expect(await balanceOf(orgId)).toBe(before - 50);
+    const again = await cancel();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await balanceOf(orgId)).toBe(before - 50);
+    // Nothing renews after.
+    clock.set(new Date(end.getTime() + HOUR));
+    await run();
+    expect(await renewalsOf(orgId)).toHaveLength(0);
+  });
+});
+
 describe('dunning', () => {
   it('past due after the last retry, suspended 7 days later with nothing renewed; paying restores it', async () => {
     const org = await onboard({ card: SANDBOX_FAILING_DEBITS_CARD });

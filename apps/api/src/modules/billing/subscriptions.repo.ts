@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { offsetOf, type PageQuery } from '../../lib/paging.js';
-import { subscriptions } from '../../db/schema/index.js';
+import { payments, subscriptions } from '../../db/schema/index.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
@@ -100,4 +100,23 @@ export async function latestActiveValidUntil(db: Db, organizationId: string): Pr
     .from(subscriptions)
     .where(and(eq(subscriptions.organizationId, organizationId), eq(subscriptions.status, 'ACTIVE')));
   return row?.until ?? null;
+}
+
+/**
+ * The organization's subscriptions running at `at` with a captured or recorded payment, and that
+ * payment: what a plan cancelled now refunds a share of.
+ */
+export async function paidSubscriptionsRunningAt(db: Db, organizationId: string, at: Date) {
+  return db
+    .select({ subscription: subscriptions, payment: payments })
+    .from(subscriptions)
+    .innerJoin(payments, eq(payments.id, subscriptions.paymentId))
+    .where(
+      and(
+        eq(subscriptions.organizationId, organizationId),
+        lte(subscriptions.validFrom, at),
+        gt(subscriptions.validUntil, at),
+        eq(payments.paymentCapture, true),
+      ),
+    );
 }
