@@ -1,4 +1,14 @@
-import type { ApiKey, LedgerEntry, Payment, PaymentOrder, Subscription } from '@portal/shared';
+import type {
+  ApiKey,
+  BillingPlan,
+  LedgerEntry,
+  Payment,
+  PaymentOrder,
+  Renewal,
+  Subscription,
+} from '@portal/shared';
+import type { PlanRow, RenewalRow } from './renewals.repo.js';
+import { periodAt, periodStart } from './rules.js';
 import type { apiKeys, creditLedger, paymentOrders, payments, subscriptions } from '../../db/schema/index.js';
 
 /** Row → API shape. Dates as ISO strings; money stays integer paise. */
@@ -95,5 +105,44 @@ export function toApiKeyDto(row: typeof apiKeys.$inferSelect): ApiKey {
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: iso(row.lastUsedAt),
     revokedAt: iso(row.revokedAt),
+  };
+}
+
+export function toPlanDto(plan: PlanRow, now: Date, owed: number): BillingPlan {
+  const current = Math.max(0, Math.min(periodAt(plan, now), plan.nextPeriod - 1));
+  return {
+    organizationId: plan.organizationId,
+    creditsPerPeriod: plan.creditsPerPeriod,
+    pricePerCreditPaise: plan.pricePerCreditPaise,
+    taxRateBp: plan.taxRateBp,
+    amountPaise: plan.amountPaise,
+    autoRenew: plan.autoRenew,
+    collection: plan.collection,
+    mandateStatus: plan.mandateStatus,
+    status: plan.status,
+    rolloverCap: plan.rolloverCap,
+    pastDueSince: plan.pastDueSince?.toISOString() ?? null,
+    owedPaise: owed,
+    currentPeriodStart: periodStart(plan, current).toISOString(),
+    currentPeriodEnd: periodStart(plan, current + 1).toISOString(),
+  };
+}
+
+export function toRenewalDto(row: RenewalRow): Renewal {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    period: row.period,
+    periodStart: row.periodStart.toISOString(),
+    periodEnd: row.periodEnd.toISOString(),
+    credits: row.credits,
+    amountPaise: row.amountPaise,
+    collection: row.collection,
+    status: row.status,
+    noticeSentAt: row.noticeSentAt?.toISOString() ?? null,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    paymentId: row.paymentId,
+    subscriptionId: row.subscriptionId,
   };
 }

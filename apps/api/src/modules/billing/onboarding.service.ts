@@ -83,7 +83,7 @@ export async function onboard(deps: Deps, actor: Actor, input: { body: Onboardin
         subscription = await updateSubscriptionRow(tx, subscription.id, { paymentId: payment.id });
       }
       await grantSubscriptionCredits(txDeps, actor, { subscription });
-      await setUpPlan(txDeps, {
+      await setUpPlan(txDeps, actor, {
         organizationId,
         terms: body.subscription,
         validFrom: subscription.validFrom,

@@ -36,9 +36,9 @@ import {
 } from './orders.repo.js';
 import { findPayment, insertPayment, setPaymentSubscription, type PaymentRow } from './payments.repo.js';
 import { isSandbox } from '../../core/payments/index.js';
-import { actingUserId, addOneMonth, organizationFor } from './rules.js';
+import { actingUserId, addOneMonth, organizationFor, upgradeQuote } from './rules.js';
 import { findPlan, findRenewal } from './renewals.repo.js';
-import { applyUpgradeOrder, settleRenewalOrder, upgradeQuote } from './renewals.service.js';
+import { applyUpgradeOrder, settleRenewalOrder } from './renewals.service.js';
 import { latestActiveValidUntil } from './subscriptions.repo.js';
 import { insertSubscriptionRecord } from './subscriptions.service.js';
 

@@ -26,7 +26,7 @@ import {
   type Renewal,
   type RenewalStatus,
 } from '@portal/shared';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
 import { withDb, type Deps } from '../../core/deps.js';
@@ -62,7 +62,16 @@ import {
   type PlanRow,
   type RenewalRow,
 } from './renewals.repo.js';
-import { actingUserId, addMonths, listScope, organizationFor, requirePlatformBilling } from './rules.js';
+import { toPlanDto, toRenewalDto } from './dto.js';
+import {
+  actingUserId,
+  addMonths,
+  listScope,
+  organizationFor,
+  periodAt,
+  periodStart,
+  requirePlatformBilling,
+} from './rules.js';
 import { pageEnvelope } from '../../lib/paging.js';
 import {
   paidSubscriptionsRunningAt,
@@ -78,20 +87,6 @@ const DAY_MS = 24 * HOUR_MS;
 /** How many plans or debits one run takes per query; a run loops until none is left. */
 const RUN_BATCH = 200;
 
-/** When period `k` of a plan starts (period 0 is the subscription set up at onboarding). */
-export function periodStart(plan: Pick<PlanRow, 'anchorAt'>, k: number): Date {
-  return addMonths(plan.anchorAt, k);
-}
-
-/** The period running at `at`: the largest k whose start is not after it. */
-export function periodAt(plan: Pick<PlanRow, 'anchorAt'>, at: Date): number {
-  const a = plan.anchorAt;
-  let k = Math.max(0, (at.getUTCFullYear() - a.getUTCFullYear()) * 12 + at.getUTCMonth() - a.getUTCMonth());
-  while (k > 0 && periodStart(plan, k) > at) k--;
-  while (periodStart(plan, k + 1) <= at) k++;
-  return k;
-}
-
 function planAmounts(plan: Pick<PlanRow, 'creditsPerPeriod' | 'pricePerCreditPaise' | 'taxRateBp'>) {
   return computeAmounts({
     credits: plan.creditsPerPeriod,
@@ -106,6 +101,7 @@ function planAmounts(plan: Pick<PlanRow, 'creditsPerPeriod' | 'pricePerCreditPai
  */
 export async function setUpPlan(
   deps: Deps,
+  _actor: Actor,
   input: {
     organizationId: string;
     terms: { totalInterviewCredits: number; interviewCreditsPricePaise: number; taxRateBp: number };
@@ -127,45 +123,6 @@ export async function setUpPlan(
     nextPeriod: 1,
     nextPeriodStart: addMonths(input.validFrom, 1),
   });
-}
-
-export function toPlanDto(plan: PlanRow, now: Date, owed: number): BillingPlan {
-  const current = Math.max(0, Math.min(periodAt(plan, now), plan.nextPeriod - 1));
-  return {
-    organizationId: plan.organizationId,
-    creditsPerPeriod: plan.creditsPerPeriod,
-    pricePerCreditPaise: plan.pricePerCreditPaise,
-    taxRateBp: plan.taxRateBp,
-    amountPaise: plan.amountPaise,
-    autoRenew: plan.autoRenew,
-    collection: plan.collection,
-    mandateStatus: plan.mandateStatus,
-    status: plan.status,
-    rolloverCap: plan.rolloverCap,
-    pastDueSince: plan.pastDueSince?.toISOString() ?? null,
-    owedPaise: owed,
-    currentPeriodStart: periodStart(plan, current).toISOString(),
-    currentPeriodEnd: periodStart(plan, current + 1).toISOString(),
-  };
-}
-
-export function toRenewalDto(row: RenewalRow): Renewal {
-  return {
-    id: row.id,
-    organizationId: row.organizationId,
-    period: row.period,
-    periodStart: row.periodStart.toISOString(),
-    periodEnd: row.periodEnd.toISOString(),
-    credits: row.credits,
-    amountPaise: row.amountPaise,
-    collection: row.collection,
-    status: row.status,
-    noticeSentAt: row.noticeSentAt?.toISOString() ?? null,
-    attempts: row.attempts,
-    lastError: row.lastError,
-    paymentId: row.paymentId,
-    subscriptionId: row.subscriptionId,
-  };
 }
 
 /** GET /api/auth/billing-plan: the plan and its last 12 renewals. */
@@ -732,26 +689,6 @@ export async function settleRenewalOrder(
     return captured;
   };
   return (await settleRenewal(deps, actor, { renewal, status: 'paid', pay })).payment;
-}
-
-/**
- * What upgrading to `creditsPerPeriod` now costs: the running period's remaining share of the extra
- * credits (rounded up to whole credits), at the plan's price and GST.
- */
-export function upgradeQuote(plan: PlanRow, creditsPerPeriod: number, now: Date) {
-  if (creditsPerPeriod <= plan.creditsPerPeriod) throw badRequest(messages.renewals.notAnUpgrade);
-  const k = Math.min(periodAt(plan, now), plan.nextPeriod - 1);
-  const start = periodStart(plan, k);
-  const end = periodStart(plan, k + 1);
-  const share = Math.max(0, (end.getTime() - now.getTime()) / (end.getTime() - start.getTime()));
-  const credits = Math.ceil((creditsPerPeriod - plan.creditsPerPeriod) * share);
-  if (credits < 1 || end <= now) throw conflict(messages.renewals.nothingToProrate);
-  const amounts = computeAmounts({
-    credits,
-    pricePerCreditPaise: plan.pricePerCreditPaise,
-    taxRateBp: plan.taxRateBp,
-  });
-  return { credits, amounts, periodEnd: end };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { computeAmounts, meets, messages, REQUIREMENTS, type Amounts } from '@portal/shared';
-import { badRequest, forbidden, notFound, type FieldErrors } from '../../lib/errors.js';
+import type { PlanRow } from './renewals.repo.js';
+import { badRequest, conflict, forbidden, notFound, type FieldErrors } from '../../lib/errors.js';
 import { tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
 
 /**
@@ -109,4 +110,38 @@ export function creditsToTakeBack(input: {
   // Half-up: a refund of half of 25 credits' price takes back 13; the full refund takes back all 25.
   const due = Math.floor((2 * bought * refundedPaise + paidPaise) / (2 * paidPaise));
   return Math.max(0, due - takenBack);
+}
+
+/** When period `k` of a plan starts (period 0 is the subscription set up at onboarding). */
+export function periodStart(plan: Pick<PlanRow, 'anchorAt'>, k: number): Date {
+  return addMonths(plan.anchorAt, k);
+}
+
+/** The period running at `at`: the largest k whose start is not after it. */
+export function periodAt(plan: Pick<PlanRow, 'anchorAt'>, at: Date): number {
+  const a = plan.anchorAt;
+  let k = Math.max(0, (at.getUTCFullYear() - a.getUTCFullYear()) * 12 + at.getUTCMonth() - a.getUTCMonth());
+  while (k > 0 && periodStart(plan, k) > at) k--;
+  while (periodStart(plan, k + 1) <= at) k++;
+  return k;
+}
+
+/**
+ * What upgrading to `creditsPerPeriod` now costs: the running period's remaining share of the extra
+ * credits (rounded up to whole credits), at the plan's price and GST.
+ */
+export function upgradeQuote(plan: PlanRow, creditsPerPeriod: number, now: Date) {
+  if (creditsPerPeriod <= plan.creditsPerPeriod) throw badRequest(messages.renewals.notAnUpgrade);
+  const k = Math.min(periodAt(plan, now), plan.nextPeriod - 1);
+  const start = periodStart(plan, k);
+  const end = periodStart(plan, k + 1);
+  const share = Math.max(0, (end.getTime() - now.getTime()) / (end.getTime() - start.getTime()));
+  const credits = Math.ceil((creditsPerPeriod - plan.creditsPerPeriod) * share);
+  if (credits < 1 || end <= now) throw conflict(messages.renewals.nothingToProrate);
+  const amounts = computeAmounts({
+    credits,
+    pricePerCreditPaise: plan.pricePerCreditPaise,
+    taxRateBp: plan.taxRateBp,
+  });
+  return { credits, amounts, periodEnd: end };
 }
