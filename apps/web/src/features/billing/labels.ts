@@ -141,6 +141,41 @@ export const labels = {
   skipMessage: (amount: string, period: string) =>
     `${amount} for ${period} will not be charged. The plan stays in place and renews again next month.`,
   payNow: 'Pay now',
+  unusedCredits: 'Unused credits',
+  neverExpire: 'Never expire',
+  rollOverUpTo: (credits: string) => `Roll over up to ${credits}`,
+  expireAtRenewal: 'Expire at each renewal',
+  // Changing the plan (Billing page).
+  changePlan: 'Change plan',
+  changePlanTitle: 'Change the plan',
+  changePlanCurrent: (credits: string, amount: string) =>
+    `Today: ${credits} credits a month, ${amount} with GST.`,
+  changeWhen: 'When the change applies',
+  upgradeNow: 'Upgrade now',
+  upgradeNowHint: (end: string) =>
+    `The extra credits for the rest of this period (until ${end}) are charged now and granted once paid; renewals then bill the new credits.`,
+  upgradeNeedsMore: (credits: string) => `Upgrading needs more than today’s ${credits} credits a month.`,
+  fromNextRenewal: 'From the next renewal',
+  fromNextRenewalHint:
+    'Nothing is charged now. The new credits apply from the next renewal not yet announced; a debit already announced keeps today’s terms.',
+  sameCredits: (credits: string) => `The plan already has ${credits} credits a month.`,
+  newAmountPerMonth: (amount: string) => `${amount} a month with GST`,
+  continue: 'Continue',
+  saveFromNextRenewal: 'Change from the next renewal',
+  upgradeChargeTitle: 'Charged now',
+  upgradeExtraCredits: 'Extra credits this period',
+  upgradeAmountNow: 'Amount now (GST included)',
+  upgradeUntil: 'For the rest of the period, until',
+  upgradeThen: 'Then each month',
+  upgradeThenValue: (credits: string, amount: string) => `${credits} credits, ${amount}`,
+  upgradePayHint: 'Nothing is charged until you pay at the checkout.',
+  payAmount: (amount: string) => `Pay ${amount}`,
+  planChangeSaved: (credits: string) => `From the next renewal, the plan is ${credits} credits a month.`,
+  planUpgraded: (credits: string) => `Plan upgraded: ${credits} credits a month from now.`,
+  // The subscription's timeline (Billing page and Renewals page).
+  history: 'History',
+  historyEmpty: 'No subscription events yet.',
+  historyLoadFailed: 'The subscription’s history could not be loaded.',
   // The operator's Renewals page.
   renewalsTitle: 'Renewals',
   renewalsSubtitle:
@@ -158,6 +193,20 @@ export const labels = {
     'The period’s tax invoice is issued and its credits are granted when the payment is recorded.',
   paymentRecorded: 'Payment recorded: the period’s invoice is issued and its credits granted.',
   recordFailed: 'The payment could not be recorded.',
+  timeline: 'Timeline',
+  timelineTitle: (organization: string) => `Timeline: ${organization}`,
+  editPlan: 'Edit plan',
+  editPlanTitle: (organization: string) => `Edit plan: ${organization}`,
+  editPlanHint: 'The new terms apply from the organization’s next renewal not yet announced.',
+  creditsPerMonthField: 'Credits a month',
+  gstInvalid: 'GST must be from 0 to 100 percent (up to 2 decimals)',
+  rolloverCap: 'Rollover cap (credits)',
+  rolloverCapHint: 'Unused credits carried into the next period at most. Empty: unused credits never expire.',
+  rolloverCapInvalid: 'Enter a whole number of credits, or leave it empty',
+  savePlan: 'Save',
+  planTermsSaved: 'Plan terms saved: they apply from the next renewal.',
+  planTermsFailed: 'The plan could not be changed.',
+  planLoadFailed: 'The plan could not be loaded.',
 } as const;
 
 /** A plan's status, as the card reads it. */

@@ -1,10 +1,12 @@
 import {
+  activityItemSchema,
   billingPlanSchema,
   INTERVIEW_BOT_PRODUCT,
   onboardingResultSchema,
   renewalListItemSchema,
   renewalSchema,
   subscriptionSchema,
+  type ActivityItem,
   type BillingPlan,
   type OnboardingResult,
   type Payment,
@@ -128,4 +130,20 @@ export function aRenewalRow(period: number, fields: Partial<RenewalListItem> = {
     nextAttemptAt: null,
     ...fields,
   } satisfies RenewalListItem);
+}
+
+/** An entry of an organization's subscription timeline (the activity feed), `n` hours into 2030. */
+export function anEvent(n: number, fields: Partial<ActivityItem> = {}): ActivityItem {
+  return activityItemSchema.parse({
+    id: `e${n}`,
+    type: 'other',
+    message: `Event ${n}`,
+    entityType: 'renewal',
+    entityId: null,
+    organizationId: ORG_ID,
+    actorUserId: null,
+    actorName: null,
+    date: new Date(Date.UTC(2030, 0, 1, n)).toISOString(),
+    ...fields,
+  } satisfies ActivityItem);
 }

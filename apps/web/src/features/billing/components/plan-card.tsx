@@ -18,6 +18,7 @@ import {
   formatRupees,
   messages,
   type BillingPlan,
+  type OrderCreated,
   type Renewal,
 } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -33,9 +34,21 @@ import { useSkipRenewal } from '../api/skip-renewal';
 import { useUpdateBillingPlan } from '../api/update-billing-plan';
 import { labels, planStatusLabels } from '../labels';
 import { collectionText, ORDERABLE_STATUSES, renewalPeriod, SKIPPABLE_STATUSES } from '../utils/renewal';
+import { ChangePlanDialog } from './change-plan-dialog';
 import { MandateDialog } from './mandate-dialog';
 import { RenewalStatusChip } from './renewal-status-chip';
+import { SubscriptionTimeline } from './subscription-timeline';
 import { useCheckout } from './use-checkout';
+
+/** How many of the organization's subscription events the card's History lists. */
+const HISTORY_SIZE = 10;
+
+/** What becomes of unused credits at a renewal: they never expire, or roll over up to the cap. */
+function rolloverText(plan: Pick<BillingPlan, 'rolloverCap'>): string {
+  if (plan.rolloverCap === null) return labels.neverExpire;
+  if (plan.rolloverCap === 0) return labels.expireAtRenewal;
+  return labels.rollOverUpTo(formatCount(plan.rolloverCap));
+}
 
 const COLUMNS: DataColumn<Renewal>[] = [
   { label: labels.renewalPeriod, card: 'title', render: renewalPeriod, cellSx: { whiteSpace: 'nowrap' } },
@@ -58,6 +71,7 @@ function PlanTerms({ plan }: { plan: BillingPlan }) {
     [labels.planPricePerCredit, formatRupees(plan.pricePerCreditPaise)],
     [labels.gst, `${basisPointsToPercent(plan.taxRateBp)}%`],
     [labels.amountPerMonth, formatRupees(plan.amountPaise)],
+    [labels.unusedCredits, rolloverText(plan)],
     [labels.currentPeriod, `${formatDate(plan.currentPeriodStart)} – ${end}`],
     [labels.nextRenewal, plan.autoRenew ? end : labels.endsOn(end)],
     [labels.paidBy, collectionText(plan)],
@@ -116,10 +130,12 @@ function PlanOverdue({ plan }: { plan: BillingPlan }) {
 
 /**
  * The organization's monthly plan: its terms, automatic renewal, the card mandate (sandbox only, for
- * now) and its latest renewals, each skippable or payable online while it allows. `canManage`
- * (Subscription Management CREATE) shows the controls; a reader sees the same figures without them.
+ * now), changing the plan (an upgrade now, or from the next renewal), its latest renewals, each
+ * skippable or payable online while it allows, and its history. `canManage` (Subscription Management
+ * CREATE) shows the controls; a reader sees the same figures without them. `canSeeHistory` (Dashboard
+ * READ, which the activity feed needs) shows the history.
  */
-export function PlanCard({ canManage }: { canManage: boolean }) {
+export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; canSeeHistory: boolean }) {
   const view = useBillingPlan();
   const config = usePortalConfig();
   const update = useUpdateBillingPlan();
@@ -128,6 +144,7 @@ export function PlanCard({ canManage }: { canManage: boolean }) {
   const checkout = useCheckout();
   const [mandateOpen, setMandateOpen] = useState(false);
   const [toSkip, setToSkip] = useState<Renewal | null>(null);
+  const [changing, setChanging] = useState(false);
 
   const plan = view.data?.plan ?? null;
   const provider = config.data?.paymentProvider;
@@ -168,6 +185,14 @@ export function PlanCard({ canManage }: { canManage: boolean }) {
     await checkout.pay(created);
   };
 
+  /** An upgrade's order, its amount seen: the usual checkout, then the plan has the new credits. */
+  const payUpgrade = (created: OrderCreated, credits: number) => {
+    setChanging(false);
+    void checkout.pay(created, () =>
+      enqueueSnackbar(labels.planUpgraded(formatCount(credits)), { variant: 'success' }),
+    );
+  };
+
   // While the change is on its way, the switch shows what was asked.
   const autoRenew = update.isPending ? update.variables.autoRenew : (plan?.autoRenew ?? false);
 
@@ -205,6 +230,11 @@ export function PlanCard({ canManage }: { canManage: boolean }) {
               <Typography data-testid="auto-renew">
                 {labels.autoRenew}: <strong>{plan.autoRenew ? labels.on : labels.off}</strong>
               </Typography>
+            )}
+            {canManage && (
+              <Button variant="outlined" onClick={() => setChanging(true)} disabled={paying}>
+                {labels.changePlan}
+              </Button>
             )}
             {!mandateReady && provider === 'sandbox' && canManage && (
               <Button variant="outlined" onClick={() => setMandateOpen(true)}>
@@ -251,7 +281,20 @@ export function PlanCard({ canManage }: { canManage: boolean }) {
                 : undefined
             }
           />
+          {canSeeHistory && (
+            <>
+              <Typography variant="subtitle1" component="h3" sx={{ mt: 3, mb: 1, fontWeight: 600 }}>
+                {labels.history}
+              </Typography>
+              <SubscriptionTimeline
+                organizationId={plan.organizationId}
+                pageSize={HISTORY_SIZE}
+                label={labels.history}
+              />
+            </>
+          )}
           {mandateOpen && <MandateDialog plan={plan} onClose={() => setMandateOpen(false)} />}
+          {changing && <ChangePlanDialog plan={plan} onClose={() => setChanging(false)} onPay={payUpgrade} />}
         </>
       )}
       {toSkip && (

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { messages, type OrderCreated, type PaymentOrder, type VerifyPaymentBody } from '@portal/shared';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { closeSnackbar, enqueueSnackbar } from '../../../lib/snackbar';
@@ -7,8 +7,11 @@ import { openRazorpayCheckout } from './razorpay-checkout';
 import { SandboxCheckoutDialog } from './sandbox-checkout-dialog';
 
 export interface Checkout {
-  /** Pays an order the server created: the sandbox's test card form or Razorpay Checkout, then verify. */
-  pay: (created: OrderCreated) => Promise<void>;
+  /**
+   * Pays an order the server created: the sandbox's test card form or Razorpay Checkout, then verify;
+   * `onVerified` runs once the payment is verified (not when it is abandoned or refused).
+   */
+  pay: (created: OrderCreated, onVerified?: () => void) => Promise<void>;
   /** The sandbox's checkout dialog while it is open: render it where the button is. */
   dialog: ReactNode;
   verifying: boolean;
@@ -22,13 +25,16 @@ export interface Checkout {
 export function useCheckout(): Checkout {
   const verify = useVerifyPayment();
   const [sandboxOrder, setSandboxOrder] = useState<PaymentOrder | null>(null);
+  /** What the order being paid in the sandbox's dialog does once verified. */
+  const sandboxVerified = useRef<(() => void) | undefined>(undefined);
 
-  const verifyPaid = async (payment: VerifyPaymentBody) => {
+  const verifyPaid = async (payment: VerifyPaymentBody, onVerified?: () => void) => {
     setSandboxOrder(null);
     const pending = enqueueSnackbar(messages.payment.verifying, { variant: 'info', persist: true });
     try {
       await verify.mutateAsync(payment);
       enqueueSnackbar(messages.payment.verified, { variant: 'success' });
+      onVerified?.();
     } catch (error) {
       enqueueSnackbar(extractErrorMessage(error, messages.fallback.verifyPayment), { variant: 'error' });
     } finally {
@@ -36,22 +42,27 @@ export function useCheckout(): Checkout {
     }
   };
 
-  const pay = async (created: OrderCreated) => {
+  const pay = async (created: OrderCreated, onVerified?: () => void) => {
     enqueueSnackbar(created.message, { variant: 'success' });
     if (created.checkout.provider === 'sandbox') {
+      sandboxVerified.current = onVerified;
       setSandboxOrder(created.order);
       return;
     }
     try {
       const payment = await openRazorpayCheckout(created.order, created.checkout);
-      if (payment) await verifyPaid(payment);
+      if (payment) await verifyPaid(payment, onVerified);
     } catch (error) {
       enqueueSnackbar(extractErrorMessage(error, messages.fallback.verifyPayment), { variant: 'error' });
     }
   };
 
   const dialog = sandboxOrder && (
-    <SandboxCheckoutDialog order={sandboxOrder} onPaid={verifyPaid} onClose={() => setSandboxOrder(null)} />
+    <SandboxCheckoutDialog
+      order={sandboxOrder}
+      onPaid={(payment) => verifyPaid(payment, sandboxVerified.current)}
+      onClose={() => setSandboxOrder(null)}
+    />
   );
   return { pay, dialog, verifying: verify.isPending };
 }

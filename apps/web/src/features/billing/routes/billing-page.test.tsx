@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  activityItemSchema,
   apiKeySchema,
   billingPlanSchema,
   billingPlanViewSchema,
@@ -15,33 +16,38 @@ import {
   renewalSchema,
   SANDBOX_DECLINED_CARD,
   storageKeys,
+  SUBSCRIPTION_TIMELINE_ENTITIES,
   verifyPaymentBodySchema,
+  type ActivityItem,
   type BillingPlanView,
   type PaymentOrder,
   type SessionUser,
 } from '@portal/shared';
 import { renderAt } from '../../../test/render-at';
-import { ok, page, refusal } from '../../../test/responses';
+import { ok, page, pageOf, refusal } from '../../../test/responses';
 import { configHandler, lastRequest, sentRequests, server } from '../../../test/server';
 import { aUser, permission } from '../../../test/users';
 import { aPayment } from '../../../test/payments';
 import { setViewportWidth } from '../../../test/viewport';
 import { labels, planStatusLabels } from '../labels';
-import { aPlan, aRenewal, aSubscription, ORG_ID, renewalId } from '../test-utils';
+import { anEvent, aPlan, aRenewal, aSubscription, ORG_ID, renewalId } from '../test-utils';
 import { BillingPage } from './billing-page';
 
+/** Subscription Management with `scopes`, and Dashboard READ (the activity feed: the plan's history). */
 function tenantAdmin(scopes: ('READ' | 'CREATE')[]): SessionUser {
   return aUser({
     username: 'tenant',
     role: 'admin',
     organizationId: ORG_ID,
-    permissions: [permission('subscriptions', scopes)],
+    permissions: [permission('subscriptions', scopes), permission('dashboard', ['READ'])],
   });
 }
 
 let balance = 12;
 /** What GET /auth/billing-plan answers; handlers that change the plan change it here. */
 let planView: BillingPlanView;
+/** The organization's subscription timeline, newest first, as GET /auth/activities answers it. */
+let events: ActivityItem[];
 const BANK_REFUSAL = 'Declined by the bank: insufficient funds in the account (code 51)';
 
 function freshPlanView(): BillingPlanView {
@@ -82,6 +88,7 @@ const checkout = {
 function serve() {
   server.use(
     http.get('/api/auth/billing-plan', () => ok(billingPlanViewSchema, planView)),
+    http.get('/api/auth/activities', ({ request }) => pageOf(activityItemSchema, events, request)),
     http.get('/api/auth/credits', () =>
       ok(creditSummarySchema, {
         organizationId: ORG_ID,
@@ -242,6 +249,7 @@ function renderPage() {
 beforeEach(() => {
   balance = 12;
   planView = freshPlanView();
+  events = [];
   signedIn = tenantAdmin(['READ', 'CREATE']);
   serve();
 });
@@ -369,6 +377,8 @@ describe('plan and renewals', () => {
     expect(planTerm(labels.nextRenewal)).toBe('1 Mar 2030');
     expect(planTerm(labels.paidBy)).toBe(labels.paidManually);
     expect(planTerm(labels.planStatus)).toBe(planStatusLabels.active);
+    // Without a rollover cap, unused credits never expire.
+    expect(planTerm(labels.unusedCredits)).toBe(labels.neverExpire);
     // Nothing owed, nothing said of it.
     expect(screen.queryByText(labels.owed, { selector: 'dt' })).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
@@ -423,7 +433,7 @@ describe('plan and renewals', () => {
     ).toBeNull();
   });
 
-  it('shows a reader the same plan, without the switch, the mandate or the row actions', async () => {
+  it('shows a reader the same plan, without the switch, the mandate, Change plan or the row actions', async () => {
     server.use(configHandler('sandbox'));
     signedIn = tenantAdmin(['READ']);
     await renderPage();
@@ -431,6 +441,9 @@ describe('plan and renewals', () => {
     expect(screen.getByTestId('auto-renew').textContent).toBe(`${labels.autoRenew}: ${labels.on}`);
     expect(screen.queryByRole('switch')).toBeNull();
     expect(screen.queryByRole('button', { name: labels.setUpMandate })).toBeNull();
+    expect(screen.queryByRole('button', { name: labels.changePlan })).toBeNull();
+    // The history is read-only: a reader sees it too.
+    expect(await screen.findByText(labels.historyEmpty)).toBeTruthy();
     const table = screen.getByRole('table', { name: labels.latestRenewals });
     expect(within(table).getAllByRole('row')).toHaveLength(4);
     expect(within(table).queryAllByRole('button')).toHaveLength(0);
@@ -640,5 +653,241 @@ describe('plan and renewals', () => {
     expect(within(cards[0]!).getByText(MARCH)).toBeTruthy();
     expect(within(cards[0]!).getByRole('button', { name: labels.renewalActionsFor(MARCH) })).toBeTruthy();
     expect(screen.queryByRole('table', { name: labels.latestRenewals })).toBeNull();
+  });
+});
+
+/** The Change plan dialog, opened from the plan's card. */
+async function openChangePlan() {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('button', { name: labels.changePlan }));
+  return screen.findByRole('dialog', { name: labels.changePlanTitle });
+}
+
+/** Types `credits` as the credits a month of the open Change plan dialog. */
+async function typeCredits(dialog: HTMLElement, credits: string) {
+  const user = userEvent.setup();
+  const field = within(dialog).getByRole('spinbutton', { name: labels.creditsPerMonth });
+  await user.clear(field);
+  await user.type(field, credits);
+}
+
+describe('changing the plan', () => {
+  /** The upgrade to 15 credits: 5 extra credits for the rest of February at ₹100 + 18 % GST. */
+  const upgradeOrder = { ...order, id: 'o3', credits: 5, amountPaise: 59_000 };
+
+  beforeEach(() => {
+    server.use(
+      configHandler('sandbox'),
+      http.post('/api/auth/billing-plan/upgrade', () =>
+        ok(
+          orderCreatedSchema,
+          {
+            status: 'order_created',
+            message: messages.payment.orderCreated,
+            order: upgradeOrder,
+            checkout: {
+              provider: 'sandbox',
+              keyId: null,
+              name: 'Portal',
+              description: 'Plan upgrade',
+              currency: 'INR',
+            },
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+  });
+
+  it('shows how unused credits roll over when the plan has a cap', async () => {
+    planView = { ...planView, plan: aPlan({ rolloverCap: 1500 }) };
+    await renderPage();
+    await screen.findByText(labels.unusedCredits);
+    expect(planTerm(labels.unusedCredits)).toBe(labels.rollOverUpTo('1,500'));
+  });
+
+  it('upgrades now: shows what the order charges, then pays it through the checkout and refreshes', async () => {
+    server.use(
+      http.post('/api/admin/payment/verify', () => {
+        // Verified, the plan has the new credits from now.
+        planView = { ...planView, plan: aPlan({ creditsPerPeriod: 15, amountPaise: 177_000 }) };
+        return ok(paymentVerifiedSchema, {
+          status: 'payment_verified',
+          message: messages.payment.verified,
+          order: { ...upgradeOrder, status: 'payment_verified' },
+          payment: aPayment({
+            organizationId: ORG_ID,
+            subscriptionId: null,
+            amountPaise: upgradeOrder.amountPaise,
+            providerPaymentId: checkout.razorpay_payment_id,
+            providerOrderId: upgradeOrder.providerOrderId,
+            paymentStatus: 'CAPTURED',
+            paymentMethod: 'ONLINE',
+          }),
+          creditBalance: balance + 5,
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+    let dialog = await openChangePlan();
+    const upgradeNow = within(dialog).getByRole('radio', { name: labels.upgradeNow }) as HTMLInputElement;
+    // Not more than today's 10: no upgrade.
+    expect(upgradeNow.disabled).toBe(true);
+    await typeCredits(dialog, '15');
+    // The new month's amount at the plan's price and GST.
+    expect(within(dialog).getByText(labels.newAmountPerMonth('₹1,770.00'))).toBeTruthy();
+    expect(upgradeNow.disabled).toBe(false);
+    await user.click(upgradeNow);
+    expect(within(dialog).getByText(labels.upgradeNowHint('1 Mar 2030'))).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: labels.continue }));
+
+    // The order is created and its amount shown; nothing is paid yet.
+    dialog = await screen.findByRole('dialog', { name: labels.upgradeChargeTitle });
+    expect(lastRequest('POST', '/auth/billing-plan/upgrade').body).toEqual({ creditsPerPeriod: 15 });
+    expect(lastRequest('POST', '/auth/billing-plan/upgrade').query).toEqual({});
+    const figure = (term: string) =>
+      within(dialog).getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
+    expect(figure(labels.upgradeExtraCredits)).toBe('5');
+    expect(figure(labels.upgradeAmountNow)).toBe('₹590.00');
+    expect(figure(labels.upgradeUntil)).toBe('1 Mar 2030');
+    expect(figure(labels.upgradeThen)).toBe(labels.upgradeThenValue('15', '₹1,770.00'));
+    expect(sentRequests('POST').map((r) => r.path)).toEqual(['/auth/billing-plan/upgrade']);
+
+    const reads = () =>
+      ['/auth/billing-plan', '/auth/credits', '/auth/credits/ledger', '/auth/activities'].map(
+        (path) => sentRequests('GET', path).length,
+      );
+    const before = reads();
+    await user.click(within(dialog).getByRole('button', { name: labels.payAmount('₹590.00') }));
+    const pay = await screen.findByRole('dialog', { name: 'Test checkout' });
+    expect(screen.queryByRole('dialog', { name: labels.upgradeChargeTitle })).toBeNull();
+    await user.click(within(pay).getByRole('button', { name: /Pay ₹590\.00/ }));
+    expect(await screen.findByText(messages.payment.verified)).toBeTruthy();
+    expect(await screen.findByText(labels.planUpgraded('15'))).toBeTruthy();
+    expect(sentRequests('POST').map((r) => r.path)).toEqual([
+      '/auth/billing-plan/upgrade',
+      '/admin/payment/sandbox/pay',
+      '/admin/payment/verify',
+    ]);
+    // The plan (and its renewals), the balance, the ledger and the history are read again.
+    await waitFor(() => reads().forEach((n, i) => expect(n).toBeGreaterThan(before[i]!)));
+    await waitFor(() => expect(planTerm(labels.creditsPerMonth)).toBe('15'));
+  });
+
+  it.each([
+    [400, messages.renewals.notAnUpgrade],
+    [409, messages.renewals.nothingToProrate],
+  ])(
+    'shows the server’s refusal of an upgrade (%i) as it words it, and keeps the dialog',
+    async (status, text) => {
+      server.use(http.post('/api/auth/billing-plan/upgrade', () => refusal(status, text)));
+      const user = userEvent.setup();
+      await renderPage();
+      const dialog = await openChangePlan();
+      await typeCredits(dialog, '20');
+      await user.click(within(dialog).getByRole('radio', { name: labels.upgradeNow }));
+      await user.click(within(dialog).getByRole('button', { name: labels.continue }));
+      expect(await within(dialog).findByText(text)).toBeTruthy();
+      expect(screen.getByRole('dialog', { name: labels.changePlanTitle })).toBeTruthy();
+      expect(screen.queryByRole('dialog', { name: 'Test checkout' })).toBeNull();
+      expect(sentRequests('POST').map((r) => r.path)).toEqual(['/auth/billing-plan/upgrade']);
+    },
+  );
+
+  it('changes the credits from the next renewal: PUTs the terms, says so and reads the plan again', async () => {
+    server.use(
+      http.put('/api/auth/billing-plan/terms', async ({ request }) => {
+        const { creditsPerPeriod } = (await request.json()) as { creditsPerPeriod: number };
+        planView = { ...planView, plan: aPlan({ creditsPerPeriod, amountPaise: 94_400 }) };
+        return ok(billingPlanSchema, planView.plan!);
+      }),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+    const dialog = await openChangePlan();
+    // Today's number changes nothing.
+    await user.click(within(dialog).getByRole('button', { name: labels.saveFromNextRenewal }));
+    expect(await within(dialog).findByText(labels.sameCredits('10'))).toBeTruthy();
+    // Fewer credits: only from the next renewal.
+    await typeCredits(dialog, '8');
+    expect(
+      (within(dialog).getByRole('radio', { name: labels.fromNextRenewal }) as HTMLInputElement).checked,
+    ).toBe(true);
+    expect(
+      (within(dialog).getByRole('radio', { name: labels.upgradeNow }) as HTMLInputElement).disabled,
+    ).toBe(true);
+    expect(sentRequests('PUT')).toHaveLength(0);
+    const reads = sentRequests('GET', '/auth/billing-plan').length;
+    await user.click(within(dialog).getByRole('button', { name: labels.saveFromNextRenewal }));
+    expect(await screen.findByText(labels.planChangeSaved('8'))).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(lastRequest('PUT', '/auth/billing-plan/terms').body).toEqual({ creditsPerPeriod: 8 });
+    expect(lastRequest('PUT', '/auth/billing-plan/terms').query).toEqual({});
+    expect(sentRequests('POST')).toHaveLength(0);
+    await waitFor(() => expect(sentRequests('GET', '/auth/billing-plan').length).toBeGreaterThan(reads));
+    await waitFor(() => expect(planTerm(labels.creditsPerMonth)).toBe('8'));
+  });
+
+  it('opens the Change plan dialog on a phone, with its field and buttons', async () => {
+    setViewportWidth(375);
+    await renderPage();
+    const dialog = await openChangePlan();
+    expect(within(dialog).getByRole('spinbutton', { name: labels.creditsPerMonth })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: labels.saveFromNextRenewal })).toBeTruthy();
+  });
+});
+
+describe('history', () => {
+  it('lists the organization’s latest subscription events, newest first, with their dates', async () => {
+    events = [
+      anEvent(3, {
+        type: 'updated',
+        entityType: 'billing_plan',
+        message: 'Plan changed to 8 interview credits a month (₹944.00) from the next renewal',
+        actorName: 'Asha Rao',
+        // 27 Feb 2030, 3:30 pm in India.
+        date: '2030-02-27T10:00:00.000Z',
+      }),
+      anEvent(2, { message: 'Pre-debit notice sent for ₹1,180.00', date: '2030-02-26T00:00:00.000Z' }),
+    ];
+    await renderPage();
+    const list = await screen.findByRole('list', { name: labels.history });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual([
+      '27 Feb 2030, 3:30 pmPlan changed to 8 interview credits a month (₹944.00) from the next renewal · Asha Rao',
+      '26 Feb 2030, 5:30 amPre-debit notice sent for ₹1,180.00',
+    ]);
+    expect(lastRequest('GET', '/auth/activities').query).toEqual({
+      page: '1',
+      pageSize: '10',
+      entityType: SUBSCRIPTION_TIMELINE_ENTITIES.join(','),
+      organizationId: ORG_ID,
+    });
+    expect(SUBSCRIPTION_TIMELINE_ENTITIES.join(',')).toBe(
+      'billing_plan,renewal,subscription,payment,payment_order',
+    );
+  });
+
+  it('says when there is nothing yet, and why it could not be read', async () => {
+    const { unmount } = await renderPage();
+    expect(await screen.findByText(labels.historyEmpty)).toBeTruthy();
+    unmount();
+    server.use(http.get('/api/auth/activities', () => refusal(500, messages.common.unexpected)));
+    await renderPage();
+    expect(await screen.findByText(messages.common.unexpected)).toBeTruthy();
+  });
+
+  it('is left out for a user who may not read the activity feed', async () => {
+    signedIn = aUser({
+      username: 'tenant',
+      role: 'admin',
+      organizationId: ORG_ID,
+      permissions: [permission('subscriptions', ['READ', 'CREATE'])],
+    });
+    await renderPage();
+    await screen.findByText(labels.creditsPerMonth);
+    expect(screen.queryByRole('heading', { name: labels.history })).toBeNull();
+    expect(sentRequests('GET', '/auth/activities')).toHaveLength(0);
   });
 });

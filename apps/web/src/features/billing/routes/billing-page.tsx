@@ -33,7 +33,8 @@ function creditsText(credits: number): string {
  */
 export function BillingPage() {
   const credits = useCredits();
-  const canBuy = usePermissions().can('subscriptions', 'CREATE');
+  const permissions = usePermissions();
+  const canBuy = permissions.can('subscriptions', 'CREATE');
   const summary = credits.data;
   const sub = summary?.subscription ?? null;
   const upcoming = summary?.upcoming ?? [];
@@ -111,7 +112,7 @@ export function BillingPage() {
           </Paper>
         </Grid>
         <Grid size={12}>
-          <PlanCard canManage={canBuy} />
+          <PlanCard canManage={canBuy} canSeeHistory={permissions.can('dashboard', 'READ')} />
         </Grid>
         {canBuy && (
           <Grid size={12}>

@@ -3,11 +3,17 @@ import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  activityItemSchema,
+  billingPlanSchema,
+  billingPlanViewSchema,
   formatDate,
   messages,
   parseDay,
   renewalListItemSchema,
   renewalSchema,
+  SUBSCRIPTION_TIMELINE_ENTITIES,
+  type ActivityItem,
+  type BillingPlan,
   type RenewalListItem,
   type RenewalView,
 } from '@portal/shared';
@@ -17,10 +23,11 @@ import { lastRequest, sentRequests, server } from '../../../test/server';
 import { aSuperAdmin } from '../../../test/users';
 import { setViewportWidth } from '../../../test/viewport';
 import { labels, renewalViewLabels } from '../labels';
-import { aRenewalRow, renewalId } from '../test-utils';
+import { anEvent, aPlan, aRenewalRow, renewalId } from '../test-utils';
 import { RenewalsPage } from './renewals-page';
 
 const DECLINED = 'Declined by the bank: insufficient funds in the account (code 51)';
+const BETA_ID = '66666666-6666-4666-8666-666666666666';
 const MARCH = '1 Mar 2030 – 1 Apr 2030';
 
 /** Which rows each view lists, as the API chooses them. */
@@ -48,6 +55,7 @@ beforeEach(() => {
     }),
     aRenewalRow(3, {
       id: renewalId(13),
+      organizationId: BETA_ID,
       organizationName: 'Beta Talent',
       status: 'notified',
       noticeSentAt: '2030-02-27T00:00:00.000Z',
@@ -79,6 +87,22 @@ function cellsOf(table: HTMLElement, row: number) {
 }
 
 const actionsOf = (organization: string) => labels.renewalActionsFor(`${organization}, ${MARCH}`);
+
+/** The row's actions, as its menu lists them. */
+async function menuOf(organization: string) {
+  await userEvent.setup().click(await screen.findByRole('button', { name: actionsOf(organization) }));
+  const menu = await screen.findByRole('menu');
+  return within(menu)
+    .getAllByRole('menuitem')
+    .map((i) => i.textContent);
+}
+
+/** Runs one of the row's actions. */
+async function runAction(organization: string, action: string) {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('button', { name: actionsOf(organization) }));
+  await user.click(await screen.findByRole('menuitem', { name: action }));
+}
 
 /** Opens the row's Record payment dialog. */
 async function openRecord(organization: string) {
@@ -134,9 +158,12 @@ describe('RenewalsPage', () => {
       '—',
     ]);
     expect(lastRequest('GET', '/auth/renewals').query).toEqual({ view: 'due', page: '1', pageSize: '10' });
-    // Only a renewal waiting for its money can have a payment recorded.
-    expect(screen.getByRole('button', { name: actionsOf('Acme Hiring') })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: actionsOf('Beta Talent') })).toBeNull();
+    // Only a renewal waiting for its money can have a payment recorded; every row's plan can be
+    // edited and its timeline read.
+    expect(await menuOf('Acme Hiring')).toEqual([labels.recordPayment, labels.editPlan, labels.timeline]);
+    await userEvent.setup().keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    expect(await menuOf('Beta Talent')).toEqual([labels.editPlan, labels.timeline]);
   });
 
   it('changes view and pages on the server', async () => {
@@ -260,5 +287,175 @@ describe('RenewalsPage', () => {
     ).toEqual(['Amount', 'Status', 'Next attempt or notice', 'Attempts', 'Last error']);
     expect(within(card).getByRole('button', { name: actionsOf('Acme Hiring') })).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
+  });
+});
+
+describe('editing an organization’s plan', () => {
+  /** Each organization's plan, as GET /auth/billing-plan?organizationId= answers it. */
+  let plans: Record<string, BillingPlan>;
+
+  beforeEach(() => {
+    plans = { [BETA_ID]: aPlan({ organizationId: BETA_ID, rolloverCap: 50 }) };
+    server.use(
+      http.get('/api/auth/billing-plan', ({ request }) => {
+        const id = new URL(request.url).searchParams.get('organizationId') ?? '';
+        return ok(billingPlanViewSchema, { plan: plans[id] ?? null, renewals: [] });
+      }),
+      http.put('/api/auth/billing-plan/terms', async ({ request }) => {
+        const id = new URL(request.url).searchParams.get('organizationId')!;
+        plans[id] = { ...plans[id]!, ...((await request.json()) as Partial<BillingPlan>) };
+        return ok(billingPlanSchema, plans[id]);
+      }),
+    );
+  });
+
+  async function openEdit(organization: string) {
+    await runAction(organization, labels.editPlan);
+    return screen.findByRole('dialog', { name: labels.editPlanTitle(organization) });
+  }
+
+  const field = (dialog: HTMLElement, name: string | RegExp) =>
+    within(dialog).getByRole('spinbutton', { name }) as HTMLInputElement;
+
+  it('fills the plan’s terms, then sends paise, basis points and no rollover cap when emptied', async () => {
+    const user = userEvent.setup();
+    await renderPage();
+    const dialog = await openEdit('Beta Talent');
+    await waitFor(() => expect(field(dialog, /Credits a month/).value).toBe('10'));
+    expect(lastRequest('GET', '/auth/billing-plan').query).toEqual({ organizationId: BETA_ID });
+    expect(field(dialog, /Price per credit/).value).toBe('100');
+    expect(field(dialog, /GST percentage/).value).toBe('18');
+    expect(field(dialog, labels.rolloverCap).value).toBe('50');
+    expect(within(dialog).getByText(labels.editPlanHint)).toBeTruthy();
+
+    await user.clear(field(dialog, /Credits a month/));
+    await user.type(field(dialog, /Credits a month/), '25');
+    await user.clear(field(dialog, /Price per credit/));
+    await user.type(field(dialog, /Price per credit/), '123.45');
+    await user.clear(field(dialog, /GST percentage/));
+    await user.type(field(dialog, /GST percentage/), '12.5');
+    await user.clear(field(dialog, labels.rolloverCap));
+    // 25 × ₹123.45 = ₹3,086 (whole rupees) + 12.5 % GST.
+    expect(within(dialog).getByText('₹3,472.00')).toBeTruthy();
+    const reads = sentRequests('GET', '/auth/renewals').length;
+    await user.click(within(dialog).getByRole('button', { name: labels.savePlan }));
+    expect(await screen.findByText(labels.planTermsSaved)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const put = lastRequest('PUT', '/auth/billing-plan/terms');
+    expect(put.query).toEqual({ organizationId: BETA_ID });
+    expect(put.body).toEqual({
+      creditsPerPeriod: 25,
+      pricePerCreditPaise: 12_345,
+      taxRateBp: 1250,
+      rolloverCap: null,
+    });
+    // The renewals scheduled at the old terms change with it: the list is read again.
+    await waitFor(() => expect(sentRequests('GET', '/auth/renewals').length).toBeGreaterThan(reads));
+  });
+
+  it('sends a rollover cap typed, and checks the fields before sending', async () => {
+    const user = userEvent.setup();
+    await renderPage();
+    const dialog = await openEdit('Beta Talent');
+    await waitFor(() => expect(field(dialog, labels.rolloverCap).value).toBe('50'));
+    await user.clear(field(dialog, /GST percentage/));
+    await user.type(field(dialog, /GST percentage/), '120');
+    await user.clear(field(dialog, labels.rolloverCap));
+    await user.type(field(dialog, labels.rolloverCap), '2.5');
+    await user.click(within(dialog).getByRole('button', { name: labels.savePlan }));
+    expect(await within(dialog).findByText(labels.gstInvalid)).toBeTruthy();
+    expect(within(dialog).getByText(labels.rolloverCapInvalid)).toBeTruthy();
+    expect(sentRequests('PUT')).toHaveLength(0);
+
+    await user.clear(field(dialog, /GST percentage/));
+    await user.type(field(dialog, /GST percentage/), '0');
+    await user.clear(field(dialog, labels.rolloverCap));
+    await user.type(field(dialog, labels.rolloverCap), '200');
+    await user.click(within(dialog).getByRole('button', { name: labels.savePlan }));
+    expect(await screen.findByText(labels.planTermsSaved)).toBeTruthy();
+    expect(lastRequest('PUT', '/auth/billing-plan/terms').body).toEqual({
+      creditsPerPeriod: 10,
+      pricePerCreditPaise: 10_000,
+      taxRateBp: 0,
+      rolloverCap: 200,
+    });
+  });
+
+  it('shows the server’s objection on its field and keeps the dialog', async () => {
+    const TOO_LOW = 'Too small: expected number to be >=100';
+    server.use(
+      http.put('/api/auth/billing-plan/terms', () =>
+        // As the API's validation answers: the first issue's message, and each field's.
+        refusal(400, TOO_LOW, { pricePerCreditPaise: [TOO_LOW] }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+    const dialog = await openEdit('Beta Talent');
+    await waitFor(() => expect(field(dialog, /Price per credit/).value).toBe('100'));
+    await user.click(within(dialog).getByRole('button', { name: labels.savePlan }));
+    // On the price field, and in the toast.
+    await waitFor(() => expect(field(dialog, /Price per credit/).getAttribute('aria-invalid')).toBe('true'));
+    expect(field(dialog, /Price per credit/).getAttribute('aria-describedby')).toBeTruthy();
+    expect(
+      document.getElementById(field(dialog, /Price per credit/).getAttribute('aria-describedby')!)
+        ?.textContent,
+    ).toBe(TOO_LOW);
+    expect(screen.getAllByText(TOO_LOW)).toHaveLength(2);
+    expect(screen.getByRole('dialog', { name: labels.editPlanTitle('Beta Talent') })).toBeTruthy();
+  });
+
+  it('says so when the organization has no plan', async () => {
+    await renderPage();
+    const dialog = await openEdit('Acme Hiring');
+    expect(await within(dialog).findByText(messages.renewals.planNotFound)).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: labels.savePlan })).toBeNull();
+  });
+});
+
+describe('an organization’s timeline', () => {
+  let events: ActivityItem[];
+
+  beforeEach(() => {
+    events = Array.from({ length: 25 }, (_, i) =>
+      anEvent(25 - i, { organizationId: BETA_ID, message: `Beta event ${25 - i}` }),
+    );
+    server.use(
+      http.get('/api/auth/activities', ({ request }) => pageOf(activityItemSchema, events, request)),
+    );
+  });
+
+  it('lists the organization’s subscription events in a side panel, paged', async () => {
+    const user = userEvent.setup();
+    await renderPage();
+    await runAction('Beta Talent', labels.timeline);
+    const panel = await screen.findByRole('dialog', { name: labels.timelineTitle('Beta Talent') });
+    const list = await within(panel).findByRole('list', { name: labels.timelineTitle('Beta Talent') });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(20);
+    // Event 25 is 25 hours into 2030 (UTC): 6:30 am on 2 January in India.
+    expect(items[0]!.textContent).toBe('2 Jan 2030, 6:30 amBeta event 25');
+    expect(lastRequest('GET', '/auth/activities').query).toEqual({
+      page: '1',
+      pageSize: '20',
+      entityType: SUBSCRIPTION_TIMELINE_ENTITIES.join(','),
+      organizationId: BETA_ID,
+    });
+    await user.click(within(panel).getByRole('button', { name: 'Go to next page' }));
+    await within(panel).findByText('Beta event 1');
+    expect(lastRequest('GET', '/auth/activities').query).toMatchObject({
+      page: '2',
+      organizationId: BETA_ID,
+    });
+    await user.click(within(panel).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('says so when there is nothing yet', async () => {
+    events = [];
+    await renderPage();
+    await runAction('Acme Hiring', labels.timeline);
+    const panel = await screen.findByRole('dialog', { name: labels.timelineTitle('Acme Hiring') });
+    expect(await within(panel).findByText(labels.historyEmpty)).toBeTruthy();
   });
 });

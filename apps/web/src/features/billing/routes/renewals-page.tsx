@@ -16,11 +16,14 @@ import { DataTable, type DataColumn } from '../../../components/data-table';
 import { ErrorText } from '../../../components/error-text';
 import { PageHeader } from '../../../components/page-header';
 import { RowActionsMenu } from '../../../components/row-actions-menu';
+import { SidePanel } from '../../../components/side-panel';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePermissions } from '../../../lib/session/use-permission';
 import { useRenewals } from '../api/get-renewals';
+import { EditPlanDialog } from '../components/edit-plan-dialog';
 import { RecordRenewalPaymentDialog } from '../components/record-renewal-payment-dialog';
 import { RenewalStatusChip } from '../components/renewal-status-chip';
+import { SubscriptionTimeline } from '../components/subscription-timeline';
 import { labels, renewalViewLabels } from '../labels';
 import { RECORDABLE_STATUSES, renewalPeriod } from '../utils/renewal';
 
@@ -52,18 +55,39 @@ const COLUMNS: DataColumn<RenewalListItem>[] = [
 
 const tabId = (view: RenewalView) => `renewals-tab-${view}`;
 const PANEL_ID = 'renewals-panel';
+/** A timeline's page in the side panel. */
+const TIMELINE_PAGE_SIZE = 20;
+
+/** The organization a row's action is about. */
+interface Organization {
+  id: string;
+  name: string;
+}
+const organizationOf = (r: RenewalListItem): Organization => ({
+  id: r.organizationId,
+  name: r.organizationName,
+});
 
 /**
  * {prefix}/renewals: every organization's monthly renewals by what needs doing (due within a week,
  * waiting for the customer, declined, lapsed, or all), paged by the server; a payment received for
- * one waiting for its money is recorded here. The super administrator's alone (the route declares it).
+ * one waiting for its money is recorded here, the organization's plan edited (from its next
+ * renewal) and its subscription timeline read. The super administrator's alone (the route declares
+ * it).
  */
 export function RenewalsPage() {
-  const canRecord = usePermissions().meets(REQUIREMENTS.recordPlatformBilling);
+  const permissions = usePermissions();
+  // Recording a payment and the price, GST and rollover cap are the platform operator's.
+  const canRecord = permissions.meets(REQUIREMENTS.recordPlatformBilling);
+  const canReadTimeline = permissions.can('dashboard', 'READ');
   const [view, setView] = useState<RenewalView>('due');
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [recording, setRecording] = useState<RenewalListItem | null>(null);
+  const [editing, setEditing] = useState<Organization | null>(null);
+  // Kept while the side panel slides away, so its title and list do not empty as it goes.
+  const [timelineOf, setTimelineOf] = useState<Organization | null>(null);
+  const [timelineOpen, setTimelineOpen] = useState(false);
   const list = useRenewals({ view, page: page + 1, pageSize });
 
   return (
@@ -107,7 +131,7 @@ export function RenewalsPage() {
             },
           }}
           actions={
-            canRecord
+            canRecord || canReadTimeline
               ? {
                   label: labels.actions,
                   labelHidden: true,
@@ -116,9 +140,18 @@ export function RenewalsPage() {
                     <RowActionsMenu
                       label={labels.renewalActionsFor(`${r.organizationName}, ${renewalPeriod(r)}`)}
                       actions={[
-                        RECORDABLE_STATUSES.includes(r.status) && {
-                          label: labels.recordPayment,
-                          run: () => setRecording(r),
+                        canRecord &&
+                          RECORDABLE_STATUSES.includes(r.status) && {
+                            label: labels.recordPayment,
+                            run: () => setRecording(r),
+                          },
+                        canRecord && { label: labels.editPlan, run: () => setEditing(organizationOf(r)) },
+                        canReadTimeline && {
+                          label: labels.timeline,
+                          run: () => {
+                            setTimelineOf(organizationOf(r));
+                            setTimelineOpen(true);
+                          },
                         },
                       ]}
                     />
@@ -135,6 +168,29 @@ export function RenewalsPage() {
           onClose={() => setRecording(null)}
         />
       )}
+      {editing && (
+        <EditPlanDialog
+          key={editing.id}
+          organizationId={editing.id}
+          organizationName={editing.name}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <SidePanel
+        open={timelineOpen}
+        title={timelineOf ? labels.timelineTitle(timelineOf.name) : labels.timeline}
+        onClose={() => setTimelineOpen(false)}
+      >
+        {timelineOf && (
+          <SubscriptionTimeline
+            key={timelineOf.id}
+            organizationId={timelineOf.id}
+            pageSize={TIMELINE_PAGE_SIZE}
+            label={labels.timelineTitle(timelineOf.name)}
+            paged
+          />
+        )}
+      </SidePanel>
     </Box>
   );
 }
