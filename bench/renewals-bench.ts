@@ -18,7 +18,8 @@ const HOUR_MS = 3_600_000;
 const LIST_SECONDS = 4;
 const LIST_CONNECTIONS = 5;
 const QUIET_ROUNDS = 5;
-const MAX_BUSY_ROUNDS = 15;
+/** Rounds run until the last debit is recorded (at most this many: 20 minutes). */
+const MAX_BUSY_ROUNDS = 300;
 const MIN_BUSY_ROUNDS = 3;
 
 const ms = (value: number) => value.toFixed(2);

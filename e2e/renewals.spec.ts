@@ -64,6 +64,13 @@ test('onboarding with automatic renewal, a card mandate, a month on: notice, deb
   await expect(plan).toContainText('Card mandate, authorized');
   await expect(plan.getByRole('switch', { name: 'Automatic renewal' })).toBeChecked();
   const balance = async () => Number(await admin.getByTestId('credit-balance').innerText());
+  const replaceCard = async (card: string) => {
+    await plan.getByRole('button', { name: 'Replace card' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Set up a card mandate' });
+    await dialog.getByRole('textbox', { name: /Card number/ }).fill(card);
+    await dialog.getByRole('button', { name: 'Authorize mandate' }).click();
+    await expect(dialog).toBeHidden();
+  };
   const before = await balance();
 
   // 29 days on: the pre-debit notice is out (mail and the portal), the debit announced.
@@ -82,13 +89,9 @@ test('onboarding with automatic renewal, a card mandate, a month on: notice, deb
   await admin.goto('/dashboard/invoices');
   await expect(admin.getByRole('row').filter({ hasText: '₹1,180.00' }).first()).toBeVisible();
 
-  // The next month's debits are declined: the card is swapped for one the bank refuses.
-  const tenant = await apiAs(email, ADMIN_PASSWORD);
-  try {
-    await tenant.post('/admin/payment/sandbox/mandate', { cardNumber: FAILING_CARD });
-  } finally {
-    await tenant.dispose();
-  }
+  // The next month's debits are declined: the admin replaces the card with one the bank refuses.
+  await admin.goto('/dashboard/billing');
+  await replaceCard(FAILING_CARD);
   await moveClock(29 * 24);
   await moveClock(2 * 24);
   await admin.goto('/dashboard/billing');
@@ -97,12 +100,7 @@ test('onboarding with automatic renewal, a card mandate, a month on: notice, deb
 
   // The admin updates the card; the retry a day later is debited, with its credits.
   const afterFirst = await balance();
-  const fixed = await apiAs(email, ADMIN_PASSWORD);
-  try {
-    await fixed.post('/admin/payment/sandbox/mandate', { cardNumber: GOOD_CARD.replaceAll(' ', '') });
-  } finally {
-    await fixed.dispose();
-  }
+  await replaceCard(GOOD_CARD);
   await moveClock(24);
   await admin.reload();
   await expect(latest.nth(1)).toContainText('Charged');

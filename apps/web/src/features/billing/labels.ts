@@ -121,6 +121,11 @@ export const labels = {
   off: 'Off',
   renewalNoticeOnly: 'Renewals are paid through the renewal notice.',
   setUpMandate: 'Set up card mandate',
+  replaceMandate: 'Replace card',
+  cancelMandate: 'Cancel card mandate',
+  cancelMandateTitle: 'Cancel the card mandate?',
+  cancelMandateMessage:
+    'Nothing will be debited from this card again. A debit already announced waits to be paid through Pay now, and later renewals are paid through their notice.',
   mandateTitle: 'Set up a card mandate',
   mandateExplanation: (amountPaise: number) =>
     `The mandate lets the portal debit this card each month, for up to ${formatRupees(amountPaise)} (the plan’s amount with GST). A debit above ${formatRupees(MANDATE_SILENT_LIMIT_PAISE)} needs your approval each time.`,

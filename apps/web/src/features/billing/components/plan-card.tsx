@@ -28,6 +28,7 @@ import { RowActionsMenu } from '../../../components/row-actions-menu';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePortalConfig } from '../../../lib/portal-config';
 import { enqueueSnackbar } from '../../../lib/snackbar';
+import { useCancelMandate } from '../api/cancel-mandate';
 import { useCreateRenewalOrder } from '../api/create-renewal-order';
 import { useBillingPlan } from '../api/get-billing-plan';
 import { useSkipRenewal } from '../api/skip-renewal';
@@ -142,7 +143,9 @@ export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; can
   const skip = useSkipRenewal();
   const createOrder = useCreateRenewalOrder();
   const checkout = useCheckout();
+  const cancelMandate = useCancelMandate();
   const [mandateOpen, setMandateOpen] = useState(false);
+  const [cancellingMandate, setCancellingMandate] = useState(false);
   const [toSkip, setToSkip] = useState<Renewal | null>(null);
   const [changing, setChanging] = useState(false);
 
@@ -160,6 +163,16 @@ export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; can
     } catch (error) {
       enqueueSnackbar(extractErrorMessage(error, messages.common.unexpectedRetry), { variant: 'error' });
     }
+  };
+
+  const confirmCancelMandate = async () => {
+    try {
+      await cancelMandate.mutateAsync();
+      enqueueSnackbar(messages.renewals.mandateCancelled, { variant: 'success' });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.common.unexpectedRetry), { variant: 'error' });
+    }
+    setCancellingMandate(false);
   };
 
   const confirmSkip = async () => {
@@ -236,9 +249,14 @@ export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; can
                 {labels.changePlan}
               </Button>
             )}
-            {!mandateReady && provider === 'sandbox' && canManage && (
+            {provider === 'sandbox' && canManage && (
               <Button variant="outlined" onClick={() => setMandateOpen(true)}>
-                {labels.setUpMandate}
+                {mandateReady ? labels.replaceMandate : labels.setUpMandate}
+              </Button>
+            )}
+            {mandateReady && canManage && (
+              <Button color="error" onClick={() => setCancellingMandate(true)}>
+                {labels.cancelMandate}
               </Button>
             )}
             {!mandateReady && provider === 'razorpay' && (
@@ -296,6 +314,18 @@ export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; can
           {mandateOpen && <MandateDialog plan={plan} onClose={() => setMandateOpen(false)} />}
           {changing && <ChangePlanDialog plan={plan} onClose={() => setChanging(false)} onPay={payUpgrade} />}
         </>
+      )}
+      {cancellingMandate && (
+        <ConfirmDialog
+          open
+          title={labels.cancelMandateTitle}
+          message={labels.cancelMandateMessage}
+          confirmLabel={labels.cancelMandate}
+          onConfirm={confirmCancelMandate}
+          onClose={() => setCancellingMandate(false)}
+          busy={cancelMandate.isPending}
+          destructive
+        />
       )}
       {toSkip && (
         <ConfirmDialog

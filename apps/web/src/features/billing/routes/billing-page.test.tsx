@@ -565,6 +565,29 @@ describe('plan and renewals', () => {
     });
     await waitFor(() => expect(planTerm(labels.paidBy)).toBe(labels.mandateAuthorized));
     expect(screen.queryByRole('button', { name: labels.setUpMandate })).toBeNull();
+    expect(screen.getByRole('button', { name: labels.replaceMandate })).toBeTruthy();
+  });
+
+  it('cancels the card mandate after asking, and offers to set one up again', async () => {
+    planView = { ...planView, plan: aPlan({ collection: 'mandate', mandateStatus: 'authorized' }) };
+    server.use(
+      configHandler('sandbox'),
+      http.post('/api/auth/billing-plan/mandate/cancel', () => {
+        planView = { ...planView, plan: aPlan({ collection: 'manual', mandateStatus: 'cancelled' }) };
+        return ok(billingPlanSchema, planView.plan!);
+      }),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+    await user.click(await screen.findByRole('button', { name: labels.cancelMandate }));
+    const dialog = await screen.findByRole('dialog', { name: labels.cancelMandateTitle });
+    expect(sentRequests('POST')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: labels.cancelMandate }));
+    expect(await screen.findByText(messages.renewals.mandateCancelled)).toBeTruthy();
+    expect(lastRequest('POST', '/auth/billing-plan/mandate/cancel')).toBeTruthy();
+    await waitFor(() => expect(planTerm(labels.paidBy)).toBe(labels.mandateCancelled));
+    expect(await screen.findByRole('button', { name: labels.setUpMandate })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: labels.cancelMandate })).toBeNull();
   });
 
   it('keeps the mandate dialog open with the server’s message when the card is declined', async () => {
