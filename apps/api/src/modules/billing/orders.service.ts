@@ -3,12 +3,10 @@ import {
   DEFAULT_GST_RATE_BP,
   formatCount,
   formatRupees,
-  INTERVIEW_BOT_PRODUCT,
   messages,
   ORDERABLE_RENEWAL_STATUSES,
   PLATFORM_PRICE_PER_CREDIT_PAISE,
   SANDBOX_DECLINED_CARD,
-  subscriptionTermsSchema,
   type CreateOrderBody,
   type OrderCreated,
   type PaymentVerified,
@@ -36,7 +34,7 @@ import {
 } from './orders.repo.js';
 import { findPayment, insertPayment, setPaymentSubscription, type PaymentRow } from './payments.repo.js';
 import { isSandbox } from '../../core/payments/index.js';
-import { actingUserId, addOneMonth, organizationFor, upgradeQuote } from './rules.js';
+import { actingUserId, addOneMonth, organizationFor, sellingTerms, upgradeQuote } from './rules.js';
 import { findPlan, findRenewal } from './renewals.repo.js';
 import { applyUpgradeOrder, settleRenewalOrder } from './renewals.service.js';
 import { latestActiveValidUntil } from './subscriptions.repo.js';
@@ -289,16 +287,10 @@ async function applyInTransaction(
     return { order: updated, payment, changed: true };
   }
   const now = deps.clock.now();
-  const amounts = priceCredits(order.credits);
-  const terms = subscriptionTermsSchema.parse({
-    subscribedProducts: [INTERVIEW_BOT_PRODUCT],
-    totalInterviewCredits: order.credits,
-    interviewCreditsPricePaise: PLATFORM_PRICE_PER_CREDIT_PAISE,
+  const { terms, amounts } = sellingTerms({
+    credits: order.credits,
+    pricePerCreditPaise: PLATFORM_PRICE_PER_CREDIT_PAISE,
     taxRateBp: DEFAULT_GST_RATE_BP,
-    subTotalPaise: amounts.subTotalPaise,
-    totalAmountPaise: amounts.totalAmountPaise,
-    taxAmountPaise: amounts.taxAmountPaise,
-    grandTotalAmountPaise: amounts.grandTotalPaise,
   });
   const currentEnd = await latestActiveValidUntil(tx, order.organizationId);
   const start = currentEnd && currentEnd > now ? currentEnd : now;

@@ -4,7 +4,6 @@ import {
   formatCount,
   formatDate,
   formatRupees,
-  INTERVIEW_BOT_PRODUCT,
   MANUAL_PAYMENT_RECEIVED_BY,
   MANDATE_SILENT_LIMIT_PAISE,
   messages,
@@ -15,7 +14,6 @@ import {
   RENEWALS_DUE_WITHIN_DAYS,
   RENEWAL_GRACE_DAYS,
   RENEWAL_RETRY_DAYS,
-  subscriptionTermsSchema,
   type BillingPlan,
   type BillingPlanView,
   type manualPaymentInputSchema,
@@ -71,6 +69,7 @@ import {
   periodAt,
   periodStart,
   requirePlatformBilling,
+  sellingTerms,
 } from './rules.js';
 import { pageEnvelope } from '../../lib/paging.js';
 import {
@@ -80,7 +79,7 @@ import {
 } from './subscriptions.repo.js';
 import { runIdempotent } from './idempotency.service.js';
 import { applyRefund } from './refunds.service.js';
-import { insertSubscriptionRecord, type SubscriptionTermsInput } from './subscriptions.service.js';
+import { insertSubscriptionRecord } from './subscriptions.service.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -181,12 +180,9 @@ export async function setAutoRenew(
     const updated = await updatePlan(tx, organizationId, { autoRenew: input.autoRenew, ...next });
     // Off stops what is scheduled or announced too: the pre-debit notice promises it does.
     if (!input.autoRenew) await skipOpenRenewals(tx, organizationId, SKIPPABLE);
-    await recordActivity(tx, {
-      organizationId,
+    await notePlanChange(tx, {
+      organizationId: organizationId,
       actorUserId: actor.userId,
-      action: 'updated',
-      entityType: 'billing_plan',
-      entityId: organizationId,
       message: input.autoRenew ? messages.renewals.autoRenewOn : messages.renewals.autoRenewOff,
     });
     return updated;
@@ -217,12 +213,9 @@ export async function authorizeSandboxMandate(
       mandateToken: token,
       mandateMaxPaise: current.amountPaise,
     });
-    await recordActivity(tx, {
+    await notePlanChange(tx, {
       organizationId: actor.organizationId,
       actorUserId: actor.userId,
-      action: 'updated',
-      entityType: 'billing_plan',
-      entityId: actor.organizationId,
       message: `Card mandate authorized for up to ${formatRupees(current.amountPaise)} a month`,
     });
     return updated;
@@ -252,17 +245,27 @@ export async function cancelMandate(
       mandateToken: null,
     });
     await awaitPaymentInstead(tx, organizationId);
-    await recordActivity(tx, {
-      organizationId,
+    await notePlanChange(tx, {
+      organizationId: organizationId,
       actorUserId: actor.userId,
-      action: 'updated',
-      entityType: 'billing_plan',
-      entityId: organizationId,
       message: 'Card mandate cancelled: renewals are paid through their notice',
     });
     return updated;
   });
   return toPlanDto(plan, now, await owedPaise(deps.db, organizationId, now));
+}
+
+/** A change of the plan, in the organization's activity (and its subscription timeline). */
+function notePlanChange(
+  db: Deps['db'],
+  entry: { organizationId: string; actorUserId: string | null; message: string },
+) {
+  return recordActivity(db, {
+    ...entry,
+    action: 'updated',
+    entityType: 'billing_plan',
+    entityId: entry.organizationId,
+  });
 }
 
 /** How an announced renewal is collected: its status once its notice goes out. */
@@ -470,12 +473,9 @@ export async function changePlanTerms(
       taxRateBp: terms.taxRateBp,
       amountPaise,
     });
-    await recordActivity(tx, {
-      organizationId,
+    await notePlanChange(tx, {
+      organizationId: organizationId,
       actorUserId: actor.userId,
-      action: 'updated',
-      entityType: 'billing_plan',
-      entityId: organizationId,
       message: `Plan changed to ${formatCount(terms.creditsPerPeriod)} interview credits a month (${formatRupees(amountPaise)}) from the next renewal${updated.rolloverCap === null ? '' : `; unused credits roll over up to ${formatCount(updated.rolloverCap)}`}`,
     });
     return updated;
@@ -499,21 +499,7 @@ async function settleRenewal(
 ): Promise<{ renewal: RenewalRow; payment: PaymentRow }> {
   const { renewal } = input;
   const tx = deps.db;
-  const amounts = computeAmounts({
-    credits: renewal.credits,
-    pricePerCreditPaise: renewal.pricePerCreditPaise,
-    taxRateBp: renewal.taxRateBp,
-  });
-  const terms: SubscriptionTermsInput = subscriptionTermsSchema.parse({
-    subscribedProducts: [INTERVIEW_BOT_PRODUCT],
-    totalInterviewCredits: renewal.credits,
-    interviewCreditsPricePaise: renewal.pricePerCreditPaise,
-    taxRateBp: renewal.taxRateBp,
-    subTotalPaise: amounts.subTotalPaise,
-    totalAmountPaise: amounts.totalAmountPaise,
-    taxAmountPaise: amounts.taxAmountPaise,
-    grandTotalAmountPaise: amounts.grandTotalPaise,
-  });
+  const { terms, amounts } = sellingTerms(renewal);
   const unpaid = await insertSubscriptionRecord(deps, actor, {
     organizationId: renewal.organizationId,
     terms,
@@ -713,23 +699,14 @@ export async function applyUpgradeOrder(
   const now = deps.clock.now();
   const plan = (await findPlan(tx, input.organizationId, true))!;
   const k = Math.min(periodAt(plan, now), plan.nextPeriod - 1);
-  const amounts = computeAmounts({
+  const { terms, amounts } = sellingTerms({
     credits: input.credits,
     pricePerCreditPaise: plan.pricePerCreditPaise,
     taxRateBp: plan.taxRateBp,
   });
   const subscription = await insertSubscriptionRecord(deps, actor, {
     organizationId: input.organizationId,
-    terms: subscriptionTermsSchema.parse({
-      subscribedProducts: [INTERVIEW_BOT_PRODUCT],
-      totalInterviewCredits: input.credits,
-      interviewCreditsPricePaise: plan.pricePerCreditPaise,
-      taxRateBp: plan.taxRateBp,
-      subTotalPaise: amounts.subTotalPaise,
-      totalAmountPaise: amounts.totalAmountPaise,
-      taxAmountPaise: amounts.taxAmountPaise,
-      grandTotalAmountPaise: amounts.grandTotalPaise,
-    }),
+    terms,
     amounts,
     paymentId: null,
     paid: true,
@@ -761,25 +738,22 @@ export async function applyUpgradeOrder(
     note: `Upgrade to ${formatCount(input.upgradeToCredits)} credits a month: ${formatCount(input.credits)} for the rest of the period`,
     createdBy: actingUserId(actor),
   });
-  const terms = {
+  const newTerms = {
     creditsPerPeriod: input.upgradeToCredits,
     pricePerCreditPaise: plan.pricePerCreditPaise,
     taxRateBp: plan.taxRateBp,
   };
-  const amountPaise = planAmounts(terms).grandTotalPaise;
-  await updatePlan(tx, input.organizationId, { ...terms, amountPaise });
+  const amountPaise = planAmounts(newTerms).grandTotalPaise;
+  await updatePlan(tx, input.organizationId, { ...newTerms, amountPaise });
   await rescheduleTerms(tx, input.organizationId, {
-    credits: terms.creditsPerPeriod,
-    pricePerCreditPaise: terms.pricePerCreditPaise,
-    taxRateBp: terms.taxRateBp,
+    credits: newTerms.creditsPerPeriod,
+    pricePerCreditPaise: newTerms.pricePerCreditPaise,
+    taxRateBp: newTerms.taxRateBp,
     amountPaise,
   });
-  await recordActivity(tx, {
+  await notePlanChange(tx, {
     organizationId: input.organizationId,
     actorUserId: actingUserId(actor),
-    action: 'updated',
-    entityType: 'billing_plan',
-    entityId: input.organizationId,
     message: `Plan upgraded to ${formatCount(input.upgradeToCredits)} interview credits a month (${formatRupees(amountPaise)}); ${formatCount(input.credits)} credits added for the rest of the period`,
   });
   return payment;
@@ -828,12 +802,9 @@ export async function cancelPlanNow(
       }
       const updated = await updatePlan(tx, organizationId, { autoRenew: false });
       await skipOpenRenewals(tx, organizationId, SKIPPABLE);
-      await recordActivity(tx, {
-        organizationId,
+      await notePlanChange(tx, {
+        organizationId: organizationId,
         actorUserId: actor.userId,
-        action: 'updated',
-        entityType: 'billing_plan',
-        entityId: organizationId,
         message: `Plan cancelled now; ${formatRupees(refundedPaise)} refunded for the rest of the period`,
       });
       const data: PlanCancelled = {
@@ -907,14 +878,7 @@ async function applyDunning(deps: Deps, actor: SystemActor, now: Date) {
     const pastDue = await markPastDue(tx, now);
     const suspended = await suspendPastDue(tx, new Date(now.getTime() - RENEWAL_GRACE_DAYS * DAY_MS));
     const note = (organizationId: string, message: string) =>
-      recordActivity(tx, {
-        organizationId,
-        actorUserId: null,
-        action: 'updated',
-        entityType: 'billing_plan',
-        entityId: organizationId,
-        message,
-      });
+      notePlanChange(tx, { organizationId, actorUserId: null, message });
     for (const organizationId of pastDue) {
       await note(organizationId, messages.renewals.pastDueTitle);
       await notifyOrganizationAdmins(txDeps, actor, {

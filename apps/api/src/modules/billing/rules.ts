@@ -1,4 +1,12 @@
-import { computeAmounts, meets, messages, REQUIREMENTS, type Amounts } from '@portal/shared';
+import {
+  computeAmounts,
+  INTERVIEW_BOT_PRODUCT,
+  meets,
+  messages,
+  REQUIREMENTS,
+  subscriptionTermsSchema,
+  type Amounts,
+} from '@portal/shared';
 import type { PlanRow } from './renewals.repo.js';
 import { badRequest, conflict, forbidden, notFound, type FieldErrors } from '../../lib/errors.js';
 import { tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
@@ -144,4 +152,23 @@ export function upgradeQuote(plan: PlanRow, creditsPerPeriod: number, now: Date)
     taxRateBp: plan.taxRateBp,
   });
   return { credits, amounts, periodEnd: end };
+}
+
+/**
+ * The terms and amounts of a subscription of `credits` at a price and GST, as the portal sells one
+ * itself (a purchase online, a renewal, an upgrade's share): no discount, interview credits only.
+ */
+export function sellingTerms(input: { credits: number; pricePerCreditPaise: number; taxRateBp: number }) {
+  const amounts = computeAmounts(input);
+  const terms = subscriptionTermsSchema.parse({
+    subscribedProducts: [INTERVIEW_BOT_PRODUCT],
+    totalInterviewCredits: input.credits,
+    interviewCreditsPricePaise: input.pricePerCreditPaise,
+    taxRateBp: input.taxRateBp,
+    subTotalPaise: amounts.subTotalPaise,
+    totalAmountPaise: amounts.totalAmountPaise,
+    taxAmountPaise: amounts.taxAmountPaise,
+    grandTotalAmountPaise: amounts.grandTotalPaise,
+  });
+  return { terms, amounts };
 }

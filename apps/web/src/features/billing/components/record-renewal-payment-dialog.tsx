@@ -7,18 +7,17 @@ import {
   DialogContent,
   DialogTitle,
   Grid,
-  MenuItem,
   TextField,
   Typography,
 } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
-import { formatRupees, PAYMENT_METHODS, type RenewalListItem } from '@portal/shared';
+import { useForm } from 'react-hook-form';
+import { formatRupees, type RenewalListItem } from '@portal/shared';
 import { ApiError } from '../../../lib/api-client';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { enqueueSnackbar } from '../../../lib/snackbar';
 import { isStaleRenewal, useRecordRenewalPayment } from '../api/record-renewal-payment';
-import { labels, paymentMethodLabels, renewalStatusLabels } from '../labels';
+import { labels, renewalStatusLabels } from '../labels';
 import {
   defaultManualPayment,
   manualPaymentFormSchema,
@@ -26,7 +25,7 @@ import {
   type ManualPaymentFormValues,
 } from '../utils/manual-payment-form';
 import { renewalPeriod } from '../utils/renewal';
-import { PaymentDateField } from './payment-date-field';
+import { PaymentMethodAndDate } from './payment-method-and-date';
 
 const FIELDS = ['transactionId', 'paymentMethod', 'paymentDate', 'remarks'] as const;
 
@@ -122,37 +121,7 @@ export function RecordRenewalPaymentDialog({
                 helperText={errors.transactionId?.message}
               />
             </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <Controller
-                control={control}
-                name="paymentMethod"
-                render={({ field }) => (
-                  <TextField {...field} select label={labels.paymentMethod} fullWidth>
-                    {PAYMENT_METHODS.map((m) => (
-                      <MenuItem key={m} value={m}>
-                        {paymentMethodLabels[m]}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <Controller
-                control={control}
-                name="paymentDate"
-                render={({ field }) => (
-                  <PaymentDateField
-                    name={field.name}
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    inputRef={field.ref}
-                    error={errors.paymentDate?.message}
-                  />
-                )}
-              />
-            </Grid>
+            <PaymentMethodAndDate control={control} errors={errors} columns={6} />
             <Grid size={12}>
               <TextField {...register('remarks')} label={labels.remarks} fullWidth multiline minRows={2} />
             </Grid>

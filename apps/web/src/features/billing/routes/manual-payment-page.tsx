@@ -3,7 +3,6 @@ import {
   Alert,
   Button,
   Grid,
-  MenuItem,
   Paper,
   Stack,
   Table,
@@ -14,16 +13,16 @@ import {
   Typography,
 } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { enqueueSnackbar } from '../../../lib/snackbar';
-import { formatCount, formatRupees, messages, PAYMENT_METHODS, REDIRECT_AFTER_SAVE_MS } from '@portal/shared';
+import { formatCount, formatRupees, messages, REDIRECT_AFTER_SAVE_MS } from '@portal/shared';
 import { PageHeader } from '../../../components/page-header';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { useRoutePrefix } from '../../../lib/use-route-prefix';
 import { useOnboard } from '../api/onboard';
-import { PaymentDateField } from '../components/payment-date-field';
-import { labels, paymentMethodLabels, trialLabel } from '../labels';
+import { PaymentMethodAndDate } from '../components/payment-method-and-date';
+import { labels, trialLabel } from '../labels';
 import {
   clearHandoff,
   readPendingUser,
@@ -178,37 +177,7 @@ export function ManualPaymentPage() {
                   helperText={formState.errors.transactionId?.message}
                 />
               </Grid>
-              <Grid size={{ xs: 12, sm: 3 }}>
-                <Controller
-                  control={control}
-                  name="paymentMethod"
-                  render={({ field }) => (
-                    <TextField {...field} select label={labels.paymentMethod} fullWidth>
-                      {PAYMENT_METHODS.map((m) => (
-                        <MenuItem key={m} value={m}>
-                          {paymentMethodLabels[m]}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
-                />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 3 }}>
-                <Controller
-                  control={control}
-                  name="paymentDate"
-                  render={({ field }) => (
-                    <PaymentDateField
-                      name={field.name}
-                      value={field.value}
-                      onChange={field.onChange}
-                      onBlur={field.onBlur}
-                      inputRef={field.ref}
-                      error={formState.errors.paymentDate?.message}
-                    />
-                  )}
-                />
-              </Grid>
+              <PaymentMethodAndDate control={control} errors={formState.errors} columns={3} />
               <Grid size={12}>
                 <TextField {...register('remarks')} label={labels.remarks} fullWidth multiline minRows={2} />
               </Grid>
