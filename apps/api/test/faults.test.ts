@@ -580,7 +580,7 @@ describe.skipIf(usePostgres)('embedded mode: SIGTERM under load', () => {
     expect(first.output()).not.toMatch(/Error|unhandled/i);
     expect(existsSync(join(dataDir, 'portal.lock'))).toBe(false);
     // Anything refused while closing is a clean 503, never a 500.
-    expect(refused.every((s) => s === 503)).toBe(true);
+    expect(refused.filter((s) => s !== 503)).toEqual([]);
     expect(acknowledgedPositions.length + acknowledgedSessions.length).toBeGreaterThanOrEqual(40);
 
     const again = await startServer(dataDir, port);
