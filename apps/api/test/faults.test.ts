@@ -516,6 +516,7 @@ describe.skipIf(usePostgres)('embedded mode: SIGTERM under load', () => {
     const acknowledgedSessions: HttpClient[] = [];
     const refused: number[] = [];
     let stopped = false;
+    let signingIn = Promise.resolve();
     let sent = 0;
     let inFlight = 0;
     let signalled!: () => void;
@@ -537,22 +538,32 @@ describe.skipIf(usePostgres)('embedded mode: SIGTERM under load', () => {
             if (res.status === 201) acknowledgedPositions.push({ id: res.json!.data!.id, title });
             else refused.push(res.status);
           } else {
-            const client = new HttpClient(base);
-            const res = await client.send('POST', '/api/auth/auth-session/login', {
-              identifier: ADMIN_EMAIL,
-              password: ADMIN_PASSWORD,
-            });
-            const challenge = (res.json as unknown as { data?: { challenge?: string } } | null)?.data
-              ?.challenge;
-            const second =
-              res.status === 200
-                ? await client.send('POST', '/api/auth/auth-session/two-factor', {
-                    challenge,
-                    code: recoveryCode,
-                  })
-                : res;
-            if (second.status === 200) acknowledgedSessions.push(client);
-            else refused.push(second.status);
+            // One sign-in at a time: accepting a code spends every earlier challenge of the account
+            // (decision 021), so two writers' overlapping sign-ins would turn one away with a 401.
+            const previous = signingIn;
+            let signedIn!: () => void;
+            signingIn = new Promise<void>((resolve) => (signedIn = resolve));
+            await previous;
+            try {
+              const client = new HttpClient(base);
+              const res = await client.send('POST', '/api/auth/auth-session/login', {
+                identifier: ADMIN_EMAIL,
+                password: ADMIN_PASSWORD,
+              });
+              const challenge = (res.json as unknown as { data?: { challenge?: string } } | null)?.data
+                ?.challenge;
+              const second =
+                res.status === 200
+                  ? await client.send('POST', '/api/auth/auth-session/two-factor', {
+                      challenge,
+                      code: recoveryCode,
+                    })
+                  : res;
+              if (second.status === 200) acknowledgedSessions.push(client);
+              else refused.push(second.status);
+            } finally {
+              signedIn();
+            }
           }
         } catch {
           // Connection refused or reset: the server is gone. Not acknowledged, so not checked.
