@@ -937,8 +937,9 @@ export async function runRenewals(deps: Deps, actor: SystemActor) {
 export const renewalChargeJob = defineJob<{ renewalId: string }>({
   name: 'billing.renewal-charge',
   batchSize: 5,
-  // A try cut short (its process died) is taken again after a minute, asking with the same receipt.
-  queue: () => ({ retryLimit: 5, retryDelaySeconds: 60, retryBackoff: true, expireInSeconds: 60 }),
+  // A try cut short (its process died) expires after a minute and is taken again, asking with the
+  // same receipt; one that failed (the database, the provider unreachable) after 10 s, doubling.
+  queue: () => ({ retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 60 }),
   run: (deps, actor, job) => chargeRenewal(deps, actor, job.data),
 });
 
