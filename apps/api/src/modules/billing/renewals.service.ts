@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Db } from '../../db/client.js';
 import {
   computeAmounts,
   formatCount,
@@ -158,6 +159,24 @@ export async function listRenewals(deps: Deps, actor: Actor, query: z.output<typ
 }
 
 /**
+ * Changes the organization's plan under its row lock, in one transaction (`change` answers the plan
+ * as it leaves it), then answers it as the API shows it. 404 when the organization has no plan.
+ */
+async function changePlan(
+  deps: Deps,
+  organizationId: string,
+  change: (tx: Db, current: PlanRow, now: Date) => Promise<PlanRow>,
+): Promise<BillingPlan> {
+  const now = deps.clock.now();
+  const plan = await deps.db.transaction(async (tx) => {
+    const current = await findPlan(tx, organizationId, true);
+    if (!current) throw notFound(messages.renewals.planNotFound);
+    return change(tx, current, now);
+  });
+  return toPlanDto(plan, now, await owedPaise(deps.db, organizationId, now));
+}
+
+/**
  * PUT /api/auth/billing-plan: automatic renewal on or off. Turned on after its next period began, the
  * plan renews from the period after the one running now: a period that passed unrenewed is not charged.
  */
@@ -167,10 +186,7 @@ export async function setAutoRenew(
   input: { organizationId?: string | undefined; autoRenew: boolean },
 ): Promise<BillingPlan> {
   const organizationId = organizationFor(actor, input.organizationId);
-  const now = deps.clock.now();
-  const plan = await deps.db.transaction(async (tx) => {
-    const current = await findPlan(tx, organizationId, true);
-    if (!current) throw notFound(messages.renewals.planNotFound);
+  return changePlan(deps, organizationId, async (tx, current, now) => {
     if (current.autoRenew === input.autoRenew) return current;
     let next = { nextPeriod: current.nextPeriod, nextPeriodStart: current.nextPeriodStart };
     if (input.autoRenew && current.nextPeriodStart <= now) {
@@ -187,7 +203,6 @@ export async function setAutoRenew(
     });
     return updated;
   });
-  return toPlanDto(plan, now, await owedPaise(deps.db, organizationId, now));
 }
 
 /**
@@ -204,9 +219,7 @@ export async function authorizeSandboxMandate(
   if (!token) {
     throw new AppError(402, messages.billing.cardDeclined, 'PAYMENT_FAILED', { cardNumber: ['declined'] });
   }
-  const plan = await deps.db.transaction(async (tx) => {
-    const current = await findPlan(tx, actor.organizationId, true);
-    if (!current) throw notFound(messages.renewals.planNotFound);
+  return changePlan(deps, actor.organizationId, async (tx, current) => {
     const updated = await updatePlan(tx, actor.organizationId, {
       collection: 'mandate',
       mandateStatus: 'authorized',
@@ -220,8 +233,6 @@ export async function authorizeSandboxMandate(
     });
     return updated;
   });
-  const now = deps.clock.now();
-  return toPlanDto(plan, now, await owedPaise(deps.db, actor.organizationId, now));
 }
 
 /**
@@ -234,10 +245,7 @@ export async function cancelMandate(
   input: { organizationId?: string | undefined },
 ): Promise<BillingPlan> {
   const organizationId = organizationFor(actor, input.organizationId);
-  const now = deps.clock.now();
-  const plan = await deps.db.transaction(async (tx) => {
-    const current = await findPlan(tx, organizationId, true);
-    if (!current) throw notFound(messages.renewals.planNotFound);
+  return changePlan(deps, organizationId, async (tx, current) => {
     if (current.mandateStatus !== 'authorized') throw conflict(messages.renewals.noMandate);
     const updated = await updatePlan(tx, organizationId, {
       collection: 'manual',
@@ -252,7 +260,6 @@ export async function cancelMandate(
     });
     return updated;
   });
-  return toPlanDto(plan, now, await owedPaise(deps.db, organizationId, now));
 }
 
 /** A change of the plan, in the organization's activity (and its subscription timeline). */
@@ -452,10 +459,7 @@ export async function changePlanTerms(
   const organizationId = organizationFor(actor, input.organizationId);
   const operatorTerms = ['pricePerCreditPaise', 'taxRateBp', 'rolloverCap'] as const;
   if (operatorTerms.some((term) => body[term] !== undefined)) requirePlatformBilling(actor);
-  const now = deps.clock.now();
-  const plan = await deps.db.transaction(async (tx) => {
-    const current = await findPlan(tx, organizationId, true);
-    if (!current) throw notFound(messages.renewals.planNotFound);
+  return changePlan(deps, organizationId, async (tx, current) => {
     const terms = {
       creditsPerPeriod: body.creditsPerPeriod ?? current.creditsPerPeriod,
       pricePerCreditPaise: body.pricePerCreditPaise ?? current.pricePerCreditPaise,
@@ -480,7 +484,6 @@ export async function changePlanTerms(
     });
     return updated;
   });
-  return toPlanDto(plan, now, await owedPaise(deps.db, organizationId, now));
 }
 
 /**

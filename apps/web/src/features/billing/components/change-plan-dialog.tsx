@@ -30,6 +30,7 @@ import {
 import { ApiError } from '../../../lib/api-client';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { enqueueSnackbar } from '../../../lib/snackbar';
+import { TermList } from './term-list';
 import { useChangePlanTerms } from '../api/change-plan-terms';
 import { useUpgradePlan } from '../api/upgrade-plan';
 import { labels } from '../labels';
@@ -43,37 +44,6 @@ function monthlyAmount(plan: BillingPlan, credits: number): number | null {
     pricePerCreditPaise: plan.pricePerCreditPaise,
     taxRateBp: plan.taxRateBp,
   }).grandTotalPaise;
-}
-
-/** Term and value, one pair a line. */
-function Figures({ rows }: { rows: readonly (readonly [string, string])[] }) {
-  return (
-    <Box
-      component="dl"
-      sx={{
-        display: 'grid',
-        gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'max-content minmax(0, 1fr)' },
-        columnGap: 2,
-        rowGap: { xs: 0, sm: 0.5 },
-        m: 0,
-        mb: 2,
-      }}
-    >
-      {rows.map(([term, value]) => (
-        <Box key={term} sx={{ display: 'contents' }}>
-          <Typography component="dt" variant="body2" color="text.secondary">
-            {term}
-          </Typography>
-          <Typography
-            component="dd"
-            sx={{ m: 0, mb: { xs: 1, sm: 0 }, fontWeight: 500, overflowWrap: 'anywhere' }}
-          >
-            {value}
-          </Typography>
-        </Box>
-      ))}
-    </Box>
-  );
 }
 
 /** An upgrade's order, created: what it charges, shown before the checkout opens. */
@@ -152,7 +122,8 @@ export function ChangePlanDialog({
       <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="change-plan-title">
         {title}
         <DialogContent>
-          <Figures
+          <TermList
+            dense
             rows={[
               [labels.upgradeExtraCredits, formatCount(order.credits)],
               [labels.upgradeAmountNow, formatRupees(order.amountPaise)],

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import {
   Alert,
   AlertTitle,
-  Box,
   Button,
   FormControlLabel,
   Paper,
@@ -37,6 +36,7 @@ import { labels, planStatusLabels } from '../labels';
 import { collectionText, ORDERABLE_STATUSES, renewalPeriod, SKIPPABLE_STATUSES } from '../utils/renewal';
 import { ChangePlanDialog } from './change-plan-dialog';
 import { MandateDialog } from './mandate-dialog';
+import { TermList } from './term-list';
 import { RenewalStatusChip } from './renewal-status-chip';
 import { SubscriptionTimeline } from './subscription-timeline';
 import { useCheckout } from './use-checkout';
@@ -79,32 +79,7 @@ function PlanTerms({ plan }: { plan: BillingPlan }) {
     [labels.planStatus, planStatusLabels[plan.status]],
     ...(plan.owedPaise > 0 ? [[labels.owed, formatRupees(plan.owedPaise)] as [string, string]] : []),
   ];
-  return (
-    <Box
-      component="dl"
-      sx={{
-        display: 'grid',
-        gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'max-content minmax(0, 1fr)' },
-        columnGap: 3,
-        rowGap: { xs: 0, sm: 0.75 },
-        m: 0,
-      }}
-    >
-      {rows.map(([term, value]) => (
-        <Box key={term} sx={{ display: 'contents' }}>
-          <Typography component="dt" color="text.secondary">
-            {term}
-          </Typography>
-          <Typography
-            component="dd"
-            sx={{ m: 0, mb: { xs: 1, sm: 0 }, fontWeight: 500, overflowWrap: 'anywhere' }}
-          >
-            {value}
-          </Typography>
-        </Box>
-      ))}
-    </Box>
-  );
+  return <TermList rows={rows} />;
 }
 
 /** What is owed, while a renewal is unpaid past its period's start (the plan past due or suspended). */
