@@ -506,6 +506,9 @@ export const messages = {
     pastDueTitle: 'Your subscription payment is overdue',
     noMandate: 'There is no authorized card mandate to cancel.',
     mandateCancelled: 'Card mandate cancelled. Renewals are paid through their notice.',
+    mandateAuthorized: 'Card mandate authorized. Each renewal is debited from it after its notice.',
+    mandateOrderUnknown: 'This authorization is not the one awaited. Start the card mandate again.',
+    mandateNotRegistered: 'The card mandate was not registered. Please try again or use another card.',
     cancelledNow: 'Plan cancelled: the rest of the period was refunded with its credit notes.',
     cancelReason: 'Plan cancelled: the rest of the period refunded',
     notAnUpgrade:

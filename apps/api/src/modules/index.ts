@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { JobDefinition } from '../core/jobs.js';
 import { authRoutes } from './auth/index.js';
-import { billingRoutes, pruneIdempotencyKeys, renewalChargeJob, renewalRunJob } from './billing/index.js';
+import {
+  billingRoutes,
+  mandateAuthorizationRefundJob,
+  mandateTokenCancelJob,
+  pruneIdempotencyKeys,
+  renewalChargeJob,
+  renewalRunJob,
+} from './billing/index.js';
 import { activityRoutes } from './activity/index.js';
 import { dashboardRoutes } from './dashboard/index.js';
 import { notificationsRoutes, subscriptionNoticesJob } from './notifications/index.js';
@@ -47,6 +54,8 @@ export const jobDefinitions: readonly JobDefinition[] = [
   subscriptionNoticesJob,
   renewalRunJob,
   renewalChargeJob,
+  mandateAuthorizationRefundJob,
+  mandateTokenCancelJob,
 ];
 
 export async function registerModules(app: FastifyInstance) {

@@ -141,6 +141,22 @@ export const billingPlanQuerySchema = z.object({ organizationId: z.uuid().option
 export const updateBillingPlanBodySchema = z.strictObject({ autoRenew: z.boolean() });
 export type UpdateBillingPlanBody = z.infer<typeof updateBillingPlanBodySchema>;
 
+/** Razorpay's card mandate is authorized by a ₹1 payment in Checkout, refunded at once. */
+export const MANDATE_AUTHORIZATION_PAISE = 100;
+
+/**
+ * POST /api/auth/billing-plan/mandate/order: the authorization order to open Razorpay Checkout with
+ * (`recurring: 1`, the customer), and the most each silent debit may take.
+ */
+export const mandateOrderSchema = z.object({
+  orderId: z.string(),
+  customerId: z.string(),
+  amountPaise: z.number(),
+  maxAmountPaise: z.number(),
+  keyId: z.string().nullable(),
+});
+export type MandateOrder = z.infer<typeof mandateOrderSchema>;
+
 /** Sandbox test card whose mandate is authorized but whose every debit the bank declines. */
 export const SANDBOX_FAILING_DEBITS_CARD = '4000000000000341';
 

@@ -1,11 +1,20 @@
 import type { Db } from '../../db/client.js';
 import type { Env } from '../../env.js';
 import { getOrCreateSecret } from '../settings.repo.js';
-import type { MandateDebits, PaymentProvider } from './payment-provider.js';
-import { createRazorpayProvider } from './razorpay-provider.js';
+import type { MandateDebits, MandateRegistration, PaymentProvider } from './payment-provider.js';
+import { createRazorpayProvider, type RazorpayProvider } from './razorpay-provider.js';
 import { createSandboxProvider, type SandboxProvider } from './sandbox-provider.js';
 
-export type { MandateCharge, MandateDebits, PaymentProvider, ProviderOrder } from './payment-provider.js';
+export type {
+  Mandate,
+  MandateCharge,
+  MandateDebits,
+  MandateRegistration,
+  PaymentProvider,
+  ProviderOrder,
+} from './payment-provider.js';
+export { razorpayRefusal, type RazorpayApi } from './razorpay-api.js';
+export { createRazorpayProvider, type RazorpayProvider } from './razorpay-provider.js';
 export type { SandboxProvider } from './sandbox-provider.js';
 
 /**
@@ -33,7 +42,16 @@ export function isSandbox(provider: PaymentProvider): provider is SandboxProvide
   return provider.name === 'sandbox';
 }
 
-/** The provider's mandate debits, when it offers them (the sandbox so far; docs/decisions/027). */
+function isRazorpay(provider: PaymentProvider): provider is RazorpayProvider {
+  return provider.name === 'razorpay';
+}
+
+/** The provider's mandate debits (both providers offer them; docs/decisions/027). */
 export function mandateDebitsOf(provider: PaymentProvider): MandateDebits | null {
-  return isSandbox(provider) ? provider : null;
+  return isSandbox(provider) || isRazorpay(provider) ? provider : null;
+}
+
+/** Registration of a mandate in the provider's own checkout: Razorpay's (the sandbox has its own form). */
+export function mandateRegistrationOf(provider: PaymentProvider): MandateRegistration | null {
+  return isRazorpay(provider) ? provider : null;
 }

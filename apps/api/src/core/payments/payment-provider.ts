@@ -41,22 +41,52 @@ export interface PaymentProvider {
 
 /** What came of one debit on a mandate. */
 export type MandateCharge =
-  { status: 'captured'; providerPaymentId: string } | { status: 'failed'; reason: string };
+  | { status: 'captured'; providerPaymentId: string }
+  | { status: 'failed'; reason: string }
+  /** Razorpay answers a recurring debit later: by webhook, or when asked again with the receipt. */
+  | { status: 'pending' };
+
+/** A registered mandate: the provider's token, and with Razorpay the customer it belongs to. */
+export interface Mandate {
+  token: string;
+  customerId: string | null;
+}
 
 /**
- * Debits on a registered card or UPI mandate, which the portal starts (docs/decisions/027). Only the
- * sandbox offers them so far; with Razorpay, renewals are paid by their notice (manual collection).
+ * Debits on a registered card mandate, which the portal starts (docs/decisions/027).
  */
 export interface MandateDebits {
   /**
-   * Debits the mandate once per `receipt`: asked again with the same receipt (a retry after a crash),
-   * it answers the first outcome and moves no money.
+   * Debits the mandate once per `receipt`: asked again with the same receipt (a retry after a crash,
+   * or to learn a pending debit's outcome), it answers that debit's outcome and moves no money.
+   * `notes` travel with the debit and come back in the provider's webhooks.
    */
   chargeMandate(input: {
-    mandateToken: string;
+    mandate: Mandate;
     amountPaise: number;
     receipt: string;
+    notes: Record<string, string>;
   }): Promise<MandateCharge>;
+}
+
+/**
+ * A card mandate registered in Razorpay Checkout: an authorization order for a customer (paid with
+ * the customer's authentication), whose payment names the token that later debits use.
+ */
+export interface MandateRegistration {
+  startMandate(input: {
+    /** Reused when the organization registered before, else created (or found) by these details. */
+    customerId: string | null;
+    customer: { name: string; email: string; contact: string };
+    /** The most one debit may take without the customer's authentication. */
+    maxAmountPaise: number;
+    receipt: string;
+    notes: Record<string, string>;
+  }): Promise<{ orderId: string; customerId: string; amountPaise: number }>;
+  /** The token the authorization payment registered, once it is paid; null when it has none. */
+  registeredToken(paymentId: string): Promise<string | null>;
+  /** Cancels the token at the provider: nothing can be debited from it again. */
+  cancelMandate(mandate: { customerId: string; token: string }): Promise<void>;
 }
 
 const CHECKOUT_NAME = 'Interview Credits Portal';

@@ -66,8 +66,8 @@ export function createSandboxProvider(secret: string, db: Db): SandboxProvider {
       return cardNumber === SANDBOX_FAILING_DEBITS_CARD ? `${token}${FAILING_SUFFIX}` : token;
     },
     // Kept in the database, as Razorpay keeps its orders: every API process answers a receipt alike.
-    async chargeMandate({ mandateToken, amountPaise, receipt }) {
-      const failing = mandateToken.endsWith(FAILING_SUFFIX);
+    async chargeMandate({ mandate, amountPaise, receipt }) {
+      const failing = mandate.token.endsWith(FAILING_SUFFIX);
       const charge = await recordSandboxCharge(db, {
         receipt,
         amountPaise,

@@ -189,6 +189,10 @@ export const billingPlans = pgTable(
     mandateStatus: text('mandate_status', { enum: MANDATE_STATUSES }).notNull().default('none'),
     mandateToken: text('mandate_token'),
     mandateMaxPaise: integer('mandate_max_paise'),
+    /** Razorpay's customer whose token is the mandate (null in the sandbox). */
+    mandateCustomerId: text('mandate_customer_id'),
+    /** The Razorpay authorization order awaiting its payment; cleared once it confirms the mandate. */
+    mandateOrderId: text('mandate_order_id'),
     anchorAt: timestampTz('anchor_at').notNull(),
     /** The next period to renew, and its start. */
     nextPeriod: integer('next_period').notNull().default(1),
@@ -227,6 +231,8 @@ export const renewals = pgTable(
     noticeSentAt: timestampTz('notice_sent_at'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestampTz('next_attempt_at'),
+    /** Until then the debit is being asked of the provider, or awaits its answer: no other asks. */
+    chargeLeaseUntil: timestampTz('charge_lease_until'),
     lastError: text('last_error'),
     paymentId: uuid('payment_id').references(() => payments.id),
     subscriptionId: uuid('subscription_id').references(() => subscriptions.id),

@@ -1,4 +1,6 @@
 export { billingRoutes } from './billing.routes.js';
 export { authenticateApiKey, type ApiClient } from './api-keys.service.js';
 export { pruneIdempotencyKeys } from './idempotency.service.js';
-export { renewalChargeJob, renewalRunJob } from './renewals.service.js';
+export { mandateAuthorizationRefundJob, mandateTokenCancelJob } from './mandates.service.js';
+export { renewalChargeJob } from './renewal-charges.service.js';
+export { renewalRunJob } from './renewals.service.js';

@@ -25,6 +25,16 @@ export async function findPlan(db: Db, organizationId: string, lock = false): Pr
   return row ?? null;
 }
 
+/** The plan whose mandate is this provider token, locked (a token webhook). */
+export async function findPlanByMandateToken(db: Db, token: string): Promise<PlanRow | null> {
+  const [row] = await db
+    .select()
+    .from(billingPlans)
+    .where(eq(billingPlans.mandateToken, token))
+    .for('update');
+  return row ?? null;
+}
+
 export async function updatePlan(
   db: Db,
   organizationId: string,
@@ -87,22 +97,30 @@ export async function updateRenewal(
 }
 
 /**
- * Takes a due debit for charging: a notified or failed renewal whose attempt time has come, or one
- * left `charging` by a process that stopped (its retry uses the same receipt). Null when not due.
+ * Takes a due debit for charging until `leaseUntil`: a notified or failed renewal whose attempt time
+ * has come, or one left `charging` whose lease ran out (its process stopped, or its answer is awaited:
+ * it is asked again with the same receipt). Null when not due or another process holds it.
  */
-export async function claimDueCharge(db: Db, id: string, now: Date): Promise<RenewalRow | null> {
+export async function claimDueCharge(
+  db: Db,
+  id: string,
+  now: Date,
+  leaseUntil: Date,
+): Promise<RenewalRow | null> {
   const [row] = await db
     .update(renewals)
-    .set({ status: 'charging', updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(renewals.id, id),
-        inArray(renewals.status, ['notified', 'failed', 'charging']),
-        lte(renewals.nextAttemptAt, now),
-      ),
-    )
+    .set({ status: 'charging', chargeLeaseUntil: leaseUntil, updatedAt: sql`now()` })
+    .where(and(eq(renewals.id, id), isDueCharge(now)))
     .returning();
   return row ?? null;
+}
+
+function isDueCharge(now: Date) {
+  return and(
+    inArray(renewals.status, ['notified', 'failed', 'charging']),
+    lte(renewals.nextAttemptAt, now),
+    or(isNull(renewals.chargeLeaseUntil), lte(renewals.chargeLeaseUntil, now)),
+  );
 }
 
 /** Debits whose attempt time has come (ids only: each is charged by its own job). */
@@ -110,9 +128,7 @@ export async function dueCharges(db: Db, now: Date): Promise<string[]> {
   const rows = await db
     .select({ id: renewals.id })
     .from(renewals)
-    .where(
-      and(inArray(renewals.status, ['notified', 'failed', 'charging']), lte(renewals.nextAttemptAt, now)),
-    )
+    .where(isDueCharge(now))
     .orderBy(renewals.nextAttemptAt);
   return rows.map((r) => r.id);
 }

@@ -9,6 +9,8 @@ import {
   billingPlanViewSchema,
   idParamsSchema,
   manualPaymentInputSchema,
+  mandateOrderSchema,
+  messages,
   orderCreatedSchema,
   pageSchema,
   planCancelledSchema,
@@ -20,6 +22,7 @@ import {
   successSchema,
   updateBillingPlanBodySchema,
   upgradePlanBodySchema,
+  verifyPaymentBodySchema,
 } from '@portal/shared';
 import { systemActor } from '../../core/actor.js';
 import { OffsetClock } from '../../core/clock.js';
@@ -28,8 +31,12 @@ import { readIdempotencyKey } from './idempotency-key.js';
 import { createRenewalOrder, createUpgradeOrder } from './orders.service.js';
 import {
   authorizeSandboxMandate,
-  billingPlanView,
   cancelMandate,
+  confirmMandateAuthorization,
+  startMandateAuthorization,
+} from './mandates.service.js';
+import {
+  billingPlanView,
   cancelPlanNow,
   changePlanTerms,
   listRenewals,
@@ -147,6 +154,45 @@ export async function renewalsRoutes(fastify: FastifyInstance) {
       success: true as const,
       data: await cancelMandate(app.deps, requireActor(request), {
         organizationId: request.query.organizationId,
+      }),
+    }),
+  );
+
+  app.post(
+    '/api/auth/billing-plan/mandate/order',
+    {
+      config: { access: access.can('subscriptions', 'CREATE') },
+      schema: {
+        tags,
+        summary:
+          'Razorpay: the order that authorizes a card mandate in Checkout (₹1, refunded; 404 with the sandbox)',
+        response: { 200: successSchema(mandateOrderSchema) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await startMandateAuthorization(app.deps, requireActor(request), {}),
+    }),
+  );
+
+  app.post(
+    '/api/auth/billing-plan/mandate/verify',
+    {
+      config: { access: access.can('subscriptions', 'CREATE') },
+      schema: {
+        tags,
+        summary: "Razorpay: Checkout's answer for the authorization order; its token becomes the mandate",
+        body: verifyPaymentBodySchema,
+        response: { 200: successSchema(billingPlanSchema).extend({ message: z.string() }) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: messages.renewals.mandateAuthorized,
+      data: await confirmMandateAuthorization(app.deps, requireActor(request), {
+        orderId: request.body.razorpay_order_id,
+        paymentId: request.body.razorpay_payment_id,
+        signature: request.body.razorpay_signature,
       }),
     }),
   );

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { Db } from '../../db/client.js';
 import {
   computeAmounts,
   formatCount,
@@ -14,7 +13,6 @@ import {
   SKIPPABLE_RENEWAL_STATUSES,
   RENEWALS_DUE_WITHIN_DAYS,
   RENEWAL_GRACE_DAYS,
-  RENEWAL_RETRY_DAYS,
   type BillingPlan,
   type BillingPlanView,
   type manualPaymentInputSchema,
@@ -25,20 +23,21 @@ import {
   type Renewal,
   type RenewalStatus,
 } from '@portal/shared';
-import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { conflict, notFound } from '../../lib/errors.js';
 import { tenantScope, type Actor, type SystemActor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
 import { withDb, type Deps } from '../../core/deps.js';
 import { defineJob } from '../../core/jobs.js';
-import { isSandbox, mandateDebitsOf } from '../../core/payments/index.js';
 import { issueInvoice } from '../invoices/index.js';
 import { activeOrganizationAdmins, notifyOrganizationAdmins } from '../notifications/index.js';
-import { creditBalance, insertLedgerEntryOnce, lockOrganization } from './ledger.repo.js';
+import { insertLedgerEntryOnce, lockOrganization } from './ledger.repo.js';
 import { insertPayment, type PaymentRow } from './payments.repo.js';
 import { recordManualPayment } from './payments.service.js';
+import { changePlan, notePlanChange } from './plan-changes.js';
+import { renewalChargeJob } from './renewal-charges.service.js';
 import { renewalNoticeMail } from './renewal-mails.js';
+import { settleRenewal } from './renewal-settlement.service.js';
 import {
-  claimDueCharge,
   dueCharges,
   findPlan,
   findRenewal,
@@ -51,7 +50,6 @@ import {
   owedPaise,
   plansToSchedule,
   rescheduleTerms,
-  awaitPaymentInstead,
   suspendPastDue,
   renewalsToAnnounce,
   skipOpenRenewals,
@@ -159,24 +157,6 @@ export async function listRenewals(deps: Deps, actor: Actor, query: z.output<typ
 }
 
 /**
- * Changes the organization's plan under its row lock, in one transaction (`change` answers the plan
- * as it leaves it), then answers it as the API shows it. 404 when the organization has no plan.
- */
-async function changePlan(
-  deps: Deps,
-  organizationId: string,
-  change: (tx: Db, current: PlanRow, now: Date) => Promise<PlanRow>,
-): Promise<BillingPlan> {
-  const now = deps.clock.now();
-  const plan = await deps.db.transaction(async (tx) => {
-    const current = await findPlan(tx, organizationId, true);
-    if (!current) throw notFound(messages.renewals.planNotFound);
-    return change(tx, current, now);
-  });
-  return toPlanDto(plan, now, await owedPaise(deps.db, organizationId, now));
-}
-
-/**
  * PUT /api/auth/billing-plan: automatic renewal on or off. Turned on after its next period began, the
  * plan renews from the period after the one running now: a period that passed unrenewed is not charged.
  */
@@ -202,76 +182,6 @@ export async function setAutoRenew(
       message: input.autoRenew ? messages.renewals.autoRenewOn : messages.renewals.autoRenewOff,
     });
     return updated;
-  });
-}
-
-/**
- * POST /api/admin/payment/sandbox/mandate: the sandbox's checkout registers a card mandate for the
- * caller's organization, for at most the plan's amount a month; debits then go to the mandate.
- */
-export async function authorizeSandboxMandate(
-  deps: Deps,
-  actor: Actor,
-  input: { cardNumber: string },
-): Promise<BillingPlan> {
-  if (!isSandbox(deps.payments)) throw notFound();
-  const token = deps.payments.authorizeMandate(input.cardNumber);
-  if (!token) {
-    throw new AppError(402, messages.billing.cardDeclined, 'PAYMENT_FAILED', { cardNumber: ['declined'] });
-  }
-  return changePlan(deps, actor.organizationId, async (tx, current) => {
-    const updated = await updatePlan(tx, actor.organizationId, {
-      collection: 'mandate',
-      mandateStatus: 'authorized',
-      mandateToken: token,
-      mandateMaxPaise: current.amountPaise,
-    });
-    await notePlanChange(tx, {
-      organizationId: actor.organizationId,
-      actorUserId: actor.userId,
-      message: `Card mandate authorized for up to ${formatRupees(current.amountPaise)} a month`,
-    });
-    return updated;
-  });
-}
-
-/**
- * POST /api/auth/billing-plan/mandate/cancel: the customer cancels the card mandate. Nothing is
- * debited from it again: an announced or declined debit waits to be paid like a manual renewal.
- */
-export async function cancelMandate(
-  deps: Deps,
-  actor: Actor,
-  input: { organizationId?: string | undefined },
-): Promise<BillingPlan> {
-  const organizationId = organizationFor(actor, input.organizationId);
-  return changePlan(deps, organizationId, async (tx, current) => {
-    if (current.mandateStatus !== 'authorized') throw conflict(messages.renewals.noMandate);
-    const updated = await updatePlan(tx, organizationId, {
-      collection: 'manual',
-      mandateStatus: 'cancelled',
-      mandateToken: null,
-    });
-    await awaitPaymentInstead(tx, organizationId);
-    await notePlanChange(tx, {
-      organizationId: organizationId,
-      actorUserId: actor.userId,
-      message: 'Card mandate cancelled: renewals are paid through their notice',
-    });
-    return updated;
-  });
-}
-
-/** A change of the plan, in the organization's activity (and its subscription timeline). */
-function notePlanChange(
-  db: Deps['db'],
-  entry: { organizationId: string; actorUserId: string | null; message: string },
-) {
-  return recordActivity(db, {
-    ...entry,
-    action: 'updated',
-    entityType: 'billing_plan',
-    entityId: entry.organizationId,
   });
 }
 
@@ -410,43 +320,6 @@ export async function skipRenewal(deps: Deps, actor: Actor, input: { id: string 
 }
 
 /**
- * At a renewal, in its transaction (which holds the organization's lock): unused credits above the
- * plan's rollover cap expire, and those carried over are noted, each a ledger entry keyed by the
- * renewal. A plan without a cap expires nothing. The balance never goes below zero.
- */
-async function expireUnusedCredits(deps: Deps, actor: Actor | SystemActor, renewal: RenewalRow) {
-  const tx = deps.db;
-  const plan = await findPlan(tx, renewal.organizationId);
-  if (plan?.rolloverCap === null || plan?.rolloverCap === undefined) return;
-  const unused = Math.max(0, await creditBalance(tx, renewal.organizationId));
-  const expired = Math.max(0, unused - plan.rolloverCap);
-  const carried = unused - expired;
-  const common = {
-    organizationId: renewal.organizationId,
-    subscriptionId: null,
-    createdBy: actingUserId(actor),
-  };
-  if (expired > 0) {
-    await insertLedgerEntryOnce(tx, {
-      ...common,
-      delta: -expired,
-      reason: 'expiry',
-      reference: `expiry:${renewal.id}`,
-      note: `${formatCount(expired)} unused credits expired at the renewal (rollover up to ${formatCount(plan.rolloverCap)})`,
-    });
-  }
-  if (carried > 0) {
-    await insertLedgerEntryOnce(tx, {
-      ...common,
-      delta: 0,
-      reason: 'rollover',
-      reference: `rollover:${renewal.id}`,
-      note: `${formatCount(carried)} unused credits carried into ${formatDate(renewal.periodStart)} to ${formatDate(renewal.periodEnd)}`,
-    });
-  }
-}
-
-/**
  * PUT /api/auth/billing-plan/terms: new terms from the next renewal not yet announced (one already
  * announced keeps the terms its notice gave). The price, GST and rollover cap are the operator's.
  */
@@ -483,165 +356,6 @@ export async function changePlanTerms(
       message: `Plan changed to ${formatCount(terms.creditsPerPeriod)} interview credits a month (${formatRupees(amountPaise)}) from the next renewal${updated.rolloverCap === null ? '' : `; unused credits roll over up to ${formatCount(updated.rolloverCap)}`}`,
     });
     return updated;
-  });
-}
-
-/**
- * Records what paid a renewal, in the caller's transaction: its subscription for the period, the
- * payment (`pay`, given the subscription, records it and its tax invoice), the period's credits
- * (granted once: the ledger reference is the renewal) and the post-debit alert.
- */
-async function settleRenewal(
-  deps: Deps,
-  actor: Actor | SystemActor,
-  input: {
-    renewal: RenewalRow;
-    status: 'charged' | 'paid';
-    pay(subscription: SubscriptionRow): Promise<PaymentRow>;
-  },
-): Promise<{ renewal: RenewalRow; payment: PaymentRow }> {
-  const { renewal } = input;
-  const tx = deps.db;
-  const { terms, amounts } = sellingTerms(renewal);
-  const unpaid = await insertSubscriptionRecord(deps, actor, {
-    organizationId: renewal.organizationId,
-    terms,
-    amounts,
-    paymentId: null,
-    paid: true,
-    validFrom: renewal.periodStart,
-    validUntil: renewal.periodEnd,
-  });
-  const payment = await input.pay(unpaid);
-  const subscription = await updateSubscriptionRow(tx, unpaid.id, { paymentId: payment.id });
-  await expireUnusedCredits(deps, actor, renewal);
-  await insertLedgerEntryOnce(tx, {
-    organizationId: renewal.organizationId,
-    delta: renewal.credits,
-    reason: 'subscription',
-    subscriptionId: subscription.id,
-    paymentId: payment.id,
-    reference: `renewal:${renewal.id}`,
-    note: `Renewal credits until ${formatDate(renewal.periodEnd)}`,
-    createdBy: actingUserId(actor),
-  });
-  const settled = await updateRenewal(tx, renewal.id, {
-    status: input.status,
-    attempts: input.status === 'charged' ? renewal.attempts + 1 : renewal.attempts,
-    nextAttemptAt: null,
-    lastError: null,
-    paymentId: payment.id,
-    subscriptionId: subscription.id,
-  });
-  await restoreIfPaidUp(deps, renewal.organizationId);
-  await notifyOrganizationAdmins(deps, actor, {
-    organizationId: renewal.organizationId,
-    kind: 'renewal_charged',
-    title: messages.renewals.chargedTitle,
-    body: `${formatRupees(renewal.amountPaise)} was ${input.status === 'charged' ? 'debited' : 'received'} for ${formatCount(renewal.credits)} interview credits until ${formatDate(renewal.periodEnd)}.`,
-    link: '/dashboard/billing',
-    dedupeKey: `renewal-settled:${renewal.id}`,
-  });
-  await recordActivity(tx, {
-    organizationId: renewal.organizationId,
-    actorUserId: actingUserId(actor),
-    action: 'updated',
-    entityType: 'renewal',
-    entityId: renewal.id,
-    message: `Renewed: ${formatCount(renewal.credits)} interview credits until ${formatDate(renewal.periodEnd)} (${formatRupees(renewal.amountPaise)})`,
-  });
-  return { renewal: settled, payment };
-}
-
-/**
- * When a failed debit is tried again: RENEWAL_RETRY_DAYS after its first failure (the previous retry
- * was planned for first failure + the previous offset); null after the last.
- */
-function nextRetry(renewal: RenewalRow, failures: number, now: Date): Date | null {
-  const days = RENEWAL_RETRY_DAYS[failures - 1];
-  if (days === undefined) return null;
-  const previous = RENEWAL_RETRY_DAYS[failures - 2];
-  const firstFailure =
-    previous === undefined ? now : new Date(renewal.nextAttemptAt!.getTime() - previous * DAY_MS);
-  return new Date(firstFailure.getTime() + days * DAY_MS);
-}
-
-/**
- * Debits one due renewal on its mandate. The provider is asked with a receipt naming the renewal and
- * the attempt, and a new attempt begins only once the last one's outcome is recorded: a process
- * killed after the provider answered asks again with the same receipt and is answered the same
- * debit, so no period is charged twice (docs/decisions/027).
- */
-export async function chargeRenewal(
-  deps: Deps,
-  actor: SystemActor,
-  input: { renewalId: string },
-): Promise<RenewalStatus | null> {
-  const now = deps.clock.now();
-  const claimed = await claimDueCharge(deps.db, input.renewalId, now);
-  if (!claimed) return null;
-  const plan = await findPlan(deps.db, claimed.organizationId);
-  const debits = mandateDebitsOf(deps.payments);
-  const attempt = claimed.attempts + 1;
-  const outcome =
-    debits && plan?.mandateStatus === 'authorized' && plan.mandateToken
-      ? await debits.chargeMandate({
-          mandateToken: plan.mandateToken,
-          amountPaise: claimed.amountPaise,
-          receipt: `renewal:${claimed.id}:${attempt}`,
-        })
-      : { status: 'failed' as const, reason: 'The mandate is no longer authorized.' };
-
-  return deps.db.transaction(async (tx) => {
-    const txDeps = withDb(deps, tx);
-    await lockOrganization(tx, claimed.organizationId);
-    const renewal = await lockRenewal(tx, claimed.id);
-    // Another process recorded this attempt first.
-    if (!renewal || renewal.status !== 'charging' || renewal.attempts !== claimed.attempts) return null;
-    if (outcome.status === 'captured') {
-      const pay = async (subscription: SubscriptionRow) => {
-        const payment = await insertPayment(tx, {
-          organizationId: renewal.organizationId,
-          subscriptionId: subscription.id,
-          amountPaise: renewal.amountPaise,
-          providerPaymentId: outcome.providerPaymentId,
-          paymentStatus: 'CAPTURED',
-          paymentMethod: 'ONLINE',
-          paymentCapture: true,
-          paymentNotes: `Renewal debit on the card mandate (${deps.payments.name})`,
-          paymentDate: now,
-        });
-        await issueInvoice(txDeps, actor, { payment, subscription, issuedAt: now });
-        return payment;
-      };
-      return (await settleRenewal(txDeps, actor, { renewal, status: 'charged', pay })).renewal.status;
-    }
-    // No retry after the period's end: the renewal then waits to be paid.
-    const planned = nextRetry(renewal, attempt, now);
-    const retryAt = planned && planned < renewal.periodEnd ? planned : null;
-    await updateRenewal(tx, renewal.id, {
-      status: 'failed',
-      attempts: attempt,
-      lastError: outcome.reason,
-      nextAttemptAt: retryAt,
-    });
-    await recordActivity(tx, {
-      organizationId: renewal.organizationId,
-      actorUserId: null,
-      action: 'other',
-      entityType: 'renewal',
-      entityId: renewal.id,
-      message: `Debit of ${formatRupees(renewal.amountPaise)} declined (try ${attempt}): ${outcome.reason}${retryAt ? ` Next try ${formatDate(retryAt)}.` : ''}`,
-    });
-    await notifyOrganizationAdmins(txDeps, actor, {
-      organizationId: renewal.organizationId,
-      kind: 'renewal_failed',
-      title: messages.renewals.failedTitle,
-      body: `${formatRupees(renewal.amountPaise)} could not be debited: ${outcome.reason} ${retryAt ? `It will be tried again on ${formatDate(retryAt)}.` : 'Pay it on the Billing page to keep your credits coming.'}`,
-      link: '/dashboard/billing',
-      dedupeKey: `renewal-failed:${renewal.id}:${attempt}`,
-    });
-    return 'failed';
   });
 }
 
@@ -858,22 +572,6 @@ export async function recordRenewalPayment(
   return toRenewalDto(row);
 }
 
-/**
- * After a payment, in its transaction: a plan that owes nothing more is active again. A suspended one
- * renews again from the period after the one running now (the months it was suspended are not charged).
- */
-async function restoreIfPaidUp(deps: Deps, organizationId: string) {
-  const now = deps.clock.now();
-  const plan = await findPlan(deps.db, organizationId, true);
-  if (!plan || plan.status === 'active' || (await owedPaise(deps.db, organizationId, now)) > 0) return;
-  let next = { nextPeriod: plan.nextPeriod, nextPeriodStart: plan.nextPeriodStart };
-  if (plan.status === 'suspended' && plan.nextPeriodStart <= now) {
-    const k = Math.max(plan.nextPeriod, periodAt(plan, now) + 1);
-    next = { nextPeriod: k, nextPeriodStart: periodStart(plan, k) };
-  }
-  await updatePlan(deps.db, organizationId, { status: 'active', pastDueSince: null, ...next });
-}
-
 /** Plans owing past their start become past due, and past due ones suspended after the grace days. */
 async function applyDunning(deps: Deps, actor: SystemActor, now: Date) {
   return deps.db.transaction(async (tx) => {
@@ -935,16 +633,6 @@ export async function runRenewals(deps: Deps, actor: SystemActor) {
   }
   return { lapsed, ...dunning, scheduled, announced, charges: charges.length };
 }
-
-/** Charges one due renewal (queued by the renewal run, one job per renewal). */
-export const renewalChargeJob = defineJob<{ renewalId: string }>({
-  name: 'billing.renewal-charge',
-  batchSize: 5,
-  // A try cut short (its process died) expires after a minute and is taken again, asking with the
-  // same receipt; one that failed (the database, the provider unreachable) after 10 s, doubling.
-  queue: () => ({ retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 60 }),
-  run: (deps, actor, job) => chargeRenewal(deps, actor, job.data),
-});
 
 /** The renewal run every 15 minutes (India time), once per slot across processes. */
 export const renewalRunJob = defineJob<Record<string, never>>({

@@ -31,7 +31,8 @@ import {
   renewals,
   sandboxMandateCharges,
 } from '../../db/schema/index.js';
-import { chargeRenewal, runRenewals } from './renewals.service.js';
+import { chargeRenewal } from './renewal-charges.service.js';
+import { runRenewals } from './renewals.service.js';
 import { onboardingBody } from './test-helpers.js';
 
 const HOUR = 3_600_000;
