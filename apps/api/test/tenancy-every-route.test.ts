@@ -1006,6 +1006,27 @@ const ROUTES: RouteCase[] = [
     },
     send: (s) => s.post('/api/admin/payment/sandbox/mandate', { cardNumber: '4111111111111111' }),
   },
+  // Razorpay's mandate checkout: the sandbox has its own form, so here every caller allowed in finds
+  // nothing; src/modules/billing/razorpay-mandates.test.ts runs both against Razorpay, tenants included.
+  {
+    route: 'POST /api/auth/billing-plan/mandate/order',
+    feature: 'subscriptions',
+    expected: { member: 403, adminB: 404, adminA: 404, super_admin: 404 },
+    setup: async () => ({ id: await planOf(orgA) }),
+    send: (s) => s.post('/api/auth/billing-plan/mandate/order'),
+  },
+  {
+    route: 'POST /api/auth/billing-plan/mandate/verify',
+    feature: 'subscriptions',
+    expected: { member: 403, adminB: 404, adminA: 404, super_admin: 404 },
+    setup: async () => ({ id: await planOf(orgA) }),
+    send: (s) =>
+      s.post('/api/auth/billing-plan/mandate/verify', {
+        razorpay_order_id: 'order_tenancy',
+        razorpay_payment_id: 'pay_tenancy',
+        razorpay_signature: 'signature',
+      }),
+  },
   // Undelivered mail: the platform's to watch and resend, whoever it was to.
   {
     route: 'GET /api/auth/mail/undelivered',

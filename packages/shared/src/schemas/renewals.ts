@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_CREDITS, MAX_PRICE_PER_CREDIT_PAISE, MIN_PRICE_PER_CREDIT_PAISE } from '../money.js';
+import { checkoutConfigSchema } from './billing.js';
 
 /**
  * The monthly cycle (docs/product.md "Renewals"): each organization has one plan, renewed period by
@@ -153,7 +154,7 @@ export const mandateOrderSchema = z.object({
   customerId: z.string(),
   amountPaise: z.number(),
   maxAmountPaise: z.number(),
-  keyId: z.string().nullable(),
+  checkout: checkoutConfigSchema,
 });
 export type MandateOrder = z.infer<typeof mandateOrderSchema>;
 

@@ -105,7 +105,7 @@ export async function startMandateAuthorization(
     customerId: started.customerId,
     amountPaise: started.amountPaise,
     maxAmountPaise: MANDATE_SILENT_LIMIT_PAISE,
-    keyId: deps.payments.checkoutConfig().keyId,
+    checkout: deps.payments.checkoutConfig(),
   };
 }
 

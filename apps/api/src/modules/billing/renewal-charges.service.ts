@@ -33,9 +33,12 @@ const CHARGE_LEASE_MS = 45_000;
 const PENDING_RECHECK_MS = 15 * 60_000;
 const PAYABLE: readonly RenewalStatus[] = PAYABLE_RENEWAL_STATUSES;
 
-/** The receipt naming one attempt's debit at the provider, and the notes its webhooks bring back. */
+/**
+ * The receipt naming one attempt's debit at the provider (Razorpay takes at most 40 characters), and
+ * the notes its webhooks bring back.
+ */
 export function debitReceipt(renewalId: string, attempt: number) {
-  return `renewal:${renewalId}:${attempt}`;
+  return `rn_${renewalId.replaceAll('-', '')}_${attempt}`;
 }
 function debitNotes(renewalId: string, attempt: number): Record<string, string> {
   return { purpose: 'renewal', renewal_id: renewalId, attempt: String(attempt) };

@@ -31,7 +31,7 @@ import {
   renewals,
   sandboxMandateCharges,
 } from '../../db/schema/index.js';
-import { chargeRenewal } from './renewal-charges.service.js';
+import { chargeRenewal, debitReceipt } from './renewal-charges.service.js';
 import { runRenewals } from './renewals.service.js';
 import { onboardingBody } from './test-helpers.js';
 
@@ -250,7 +250,7 @@ describe('a renewal on a card mandate', () => {
     const receipts = await ctx.database.db
       .select()
       .from(sandboxMandateCharges)
-      .where(sql`${sandboxMandateCharges.receipt} like ${`renewal:${notified!.id}:%`}`);
+      .where(sql`${sandboxMandateCharges.receipt} like ${`${debitReceipt(notified!.id, 1).slice(0, -1)}%`}`);
     expect(receipts).toHaveLength(0);
 
     clock.set(new Date(monthAfter(org.anchor, 2).getTime() - 47 * HOUR));

@@ -27,6 +27,7 @@ import { RowActionsMenu } from '../../../components/row-actions-menu';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePortalConfig } from '../../../lib/portal-config';
 import { enqueueSnackbar } from '../../../lib/snackbar';
+import { useAuthorizeRazorpayMandate } from '../api/authorize-razorpay-mandate';
 import { useCancelMandate } from '../api/cancel-mandate';
 import { useCreateRenewalOrder } from '../api/create-renewal-order';
 import { useBillingPlan } from '../api/get-billing-plan';
@@ -105,8 +106,8 @@ function PlanOverdue({ plan }: { plan: BillingPlan }) {
 }
 
 /**
- * The organization's monthly plan: its terms, automatic renewal, the card mandate (sandbox only, for
- * now), changing the plan (an upgrade now, or from the next renewal), its latest renewals, each
+ * The organization's monthly plan: its terms, automatic renewal, the card mandate (the sandbox's form
+ * or Razorpay Checkout), changing the plan (an upgrade now, or from the next renewal), its latest renewals, each
  * skippable or payable online while it allows, and its history. `canManage` (Subscription Management
  * CREATE) shows the controls; a reader sees the same figures without them. `canSeeHistory` (Dashboard
  * READ, which the activity feed needs) shows the history.
@@ -119,6 +120,7 @@ export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; can
   const createOrder = useCreateRenewalOrder();
   const checkout = useCheckout();
   const cancelMandate = useCancelMandate();
+  const razorpayMandate = useAuthorizeRazorpayMandate();
   const [mandateOpen, setMandateOpen] = useState(false);
   const [cancellingMandate, setCancellingMandate] = useState(false);
   const [toSkip, setToSkip] = useState<Renewal | null>(null);
@@ -135,6 +137,16 @@ export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; can
       enqueueSnackbar(autoRenew ? messages.renewals.autoRenewOn : messages.renewals.autoRenewOff, {
         variant: 'success',
       });
+    } catch (error) {
+      enqueueSnackbar(extractErrorMessage(error, messages.common.unexpectedRetry), { variant: 'error' });
+    }
+  };
+
+  const authorizeRazorpayMandate = async () => {
+    try {
+      if (await razorpayMandate.mutateAsync()) {
+        enqueueSnackbar(messages.renewals.mandateAuthorized, { variant: 'success' });
+      }
     } catch (error) {
       enqueueSnackbar(extractErrorMessage(error, messages.common.unexpectedRetry), { variant: 'error' });
     }
@@ -234,8 +246,14 @@ export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; can
                 {labels.cancelMandate}
               </Button>
             )}
-            {!mandateReady && provider === 'razorpay' && (
-              <Typography color="text.secondary">{labels.renewalNoticeOnly}</Typography>
+            {provider === 'razorpay' && canManage && (
+              <Button
+                variant="outlined"
+                onClick={() => void authorizeRazorpayMandate()}
+                disabled={razorpayMandate.isPending}
+              >
+                {mandateReady ? labels.replaceMandate : labels.setUpMandate}
+              </Button>
             )}
           </Stack>
           <Typography variant="subtitle1" component="h3" sx={{ mt: 3, mb: 1, fontWeight: 600 }}>

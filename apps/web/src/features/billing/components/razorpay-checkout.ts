@@ -1,4 +1,4 @@
-import type { CheckoutConfig, PaymentOrder, VerifyPaymentBody } from '@portal/shared';
+import type { CheckoutConfig, MandateOrder, PaymentOrder, VerifyPaymentBody } from '@portal/shared';
 
 /** Razorpay Checkout (https://razorpay.com/docs/payments/payment-gateway/web-integration/standard/). */
 const CHECKOUT_SCRIPT = 'https://checkout.razorpay.com/v1/checkout.js';
@@ -31,22 +31,14 @@ function loadScript(): Promise<void> {
   return scriptLoading;
 }
 
-/** Opens Razorpay Checkout for a server-created order; resolves with what verify needs, or null if closed. */
-export async function openRazorpayCheckout(
-  order: PaymentOrder,
-  checkout: CheckoutConfig,
-): Promise<VerifyPaymentBody | null> {
+/** Opens Razorpay Checkout with `options`; resolves with what verify needs, or null if closed. */
+async function openCheckout(options: Record<string, unknown>): Promise<VerifyPaymentBody | null> {
   await loadScript();
   const Razorpay = window.Razorpay;
   if (!Razorpay) throw new Error('Could not load Razorpay Checkout');
   return new Promise((resolve, reject) => {
     const instance = new Razorpay({
-      key: checkout.keyId,
-      amount: order.amountPaise,
-      currency: order.currency,
-      name: checkout.name,
-      description: checkout.description,
-      order_id: order.providerOrderId,
+      ...options,
       handler: (response: VerifyPaymentBody) => resolve(response),
       modal: { ondismiss: () => resolve(null) },
     });
@@ -54,5 +46,37 @@ export async function openRazorpayCheckout(
       reject(new Error(response.error?.description ?? 'Payment failed')),
     );
     instance.open();
+  });
+}
+
+/** Opens Razorpay Checkout for a server-created order. */
+export function openRazorpayCheckout(
+  order: PaymentOrder,
+  checkout: CheckoutConfig,
+): Promise<VerifyPaymentBody | null> {
+  return openCheckout({
+    key: checkout.keyId,
+    amount: order.amountPaise,
+    currency: order.currency,
+    name: checkout.name,
+    description: checkout.description,
+    order_id: order.providerOrderId,
+  });
+}
+
+/**
+ * Opens Razorpay Checkout for a card mandate's authorization order: `recurring` registers the card
+ * as a token for the customer (razorpay.com/docs/payments/recurring-payments/cards/).
+ */
+export function openRazorpayMandateCheckout(order: MandateOrder): Promise<VerifyPaymentBody | null> {
+  return openCheckout({
+    key: order.checkout.keyId,
+    amount: order.amountPaise,
+    currency: order.checkout.currency,
+    name: order.checkout.name,
+    description: order.checkout.description,
+    order_id: order.orderId,
+    customer_id: order.customerId,
+    recurring: '1',
   });
 }

@@ -10,6 +10,8 @@ import {
   createdApiKeySchema,
   creditSummarySchema,
   ledgerEntrySchema,
+  MANDATE_AUTHORIZATION_PAISE,
+  mandateOrderSchema,
   messages,
   orderCreatedSchema,
   paymentVerifiedSchema,
@@ -20,6 +22,7 @@ import {
   verifyPaymentBodySchema,
   type ActivityItem,
   type BillingPlanView,
+  type MandateOrder,
   type PaymentOrder,
   type SessionUser,
 } from '@portal/shared';
@@ -618,10 +621,67 @@ describe('plan and renewals', () => {
     expect(planTerm(labels.paidBy)).toBe(labels.paidManually);
   });
 
-  it('offers no mandate through Razorpay: renewals are paid through their notice', async () => {
-    await renderPage();
-    expect(await screen.findByText(labels.renewalNoticeOnly)).toBeTruthy();
-    expect(screen.queryByRole('button', { name: labels.setUpMandate })).toBeNull();
+  it('sets up the card mandate in Razorpay Checkout with recurring on, then verifies its answer', async () => {
+    const mandateOrder: MandateOrder = {
+      orderId: 'order_MandateAuth001',
+      customerId: 'cust_Organization01',
+      amountPaise: MANDATE_AUTHORIZATION_PAISE,
+      maxAmountPaise: 1_500_000,
+      checkout: {
+        provider: 'razorpay',
+        keyId: 'rzp_test_key',
+        name: 'Portal',
+        description: 'Credits',
+        currency: 'INR',
+      },
+    };
+    const answer = {
+      razorpay_order_id: mandateOrder.orderId,
+      razorpay_payment_id: 'pay_MandateAuth001',
+      razorpay_signature: 'a'.repeat(64),
+    };
+    server.use(
+      http.post('/api/auth/billing-plan/mandate/order', () => ok(mandateOrderSchema, mandateOrder)),
+      http.post('/api/auth/billing-plan/mandate/verify', () => {
+        planView = { ...planView, plan: aPlan({ collection: 'mandate', mandateStatus: 'authorized' }) };
+        return HttpResponse.json({
+          success: true,
+          message: messages.renewals.mandateAuthorized,
+          data: planView.plan,
+        });
+      }),
+    );
+    // Razorpay's checkout.js, as the page finds it once loaded: the customer authenticates at once.
+    const opened: Record<string, unknown>[] = [];
+    window.Razorpay = class {
+      constructor(private readonly options: Record<string, unknown>) {
+        opened.push(options);
+      }
+      open() {
+        (this.options.handler as (response: typeof answer) => void)(answer);
+      }
+      on() {}
+    };
+    try {
+      const user = userEvent.setup();
+      await renderPage();
+      await user.click(await screen.findByRole('button', { name: labels.setUpMandate }));
+      expect(await screen.findByText(messages.renewals.mandateAuthorized)).toBeTruthy();
+      expect(opened).toEqual([
+        expect.objectContaining({
+          key: 'rzp_test_key',
+          order_id: mandateOrder.orderId,
+          customer_id: mandateOrder.customerId,
+          recurring: '1',
+          amount: MANDATE_AUTHORIZATION_PAISE,
+        }),
+      ]);
+      expect(lastRequest('POST', '/auth/billing-plan/mandate/verify').body).toEqual(answer);
+      await waitFor(() => expect(planTerm(labels.paidBy)).toBe(labels.mandateAuthorized));
+      expect(screen.getByRole('button', { name: labels.replaceMandate })).toBeTruthy();
+    } finally {
+      delete window.Razorpay;
+    }
   });
 
   it('pays a declined renewal through the credits checkout, then refreshes the plan, credits and ledger', async () => {
