@@ -119,7 +119,6 @@ export const labels = {
   autoRenew: 'Automatic renewal',
   on: 'On',
   off: 'Off',
-  renewalNoticeOnly: 'Renewals are paid through the renewal notice.',
   setUpMandate: 'Set up card mandate',
   replaceMandate: 'Replace card',
   cancelMandate: 'Cancel card mandate',
