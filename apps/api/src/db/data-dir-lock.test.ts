@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startContenders, type Contender, type Contenders } from '../../test/contender-processes.js';
 import { DataDirLockedError, lockDataDir } from './data-dir-lock.js';
 
 const hasProc = existsSync('/proc/self/stat');
@@ -18,6 +19,7 @@ const bootId = () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').tri
 let dataDir: string;
 let lockFile: string;
 const children: ChildProcess[] = [];
+const contenderGroups: Contenders[] = [];
 
 /** A live process that is not a portal, as a pid reused after a crash would be. */
 async function unrelatedProcess(): Promise<number> {
@@ -31,10 +33,20 @@ beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'portal-lock-'));
   lockFile = join(dataDir, 'portal.lock');
 });
-afterEach(() => {
+afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
+  for (const group of contenderGroups.splice(0)) await group.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** Another process (test/lock-contender.ts) that locks the folder and keeps it until it exits. */
+async function holderOf(folder: string): Promise<Contender> {
+  const group = await startContenders(1);
+  contenderGroups.push(group);
+  const holder = group.all[0]!;
+  expect(await holder.order({ lock: folder })).toMatchObject({ outcome: 'won' });
+  return holder;
+}
 
 describe('the data folder lock', () => {
   it('names this process in the lock file, and the unlock function removes the file', () => {
@@ -94,6 +106,45 @@ describe('the data folder lock', () => {
     it.runIf(hasProc)('is taken over when that pid is now another program', async () => {
       writeFileSync(lockFile, String(await unrelatedProcess()));
       lockDataDir(dataDir)();
+    });
+  });
+
+  describe('held by the kernel while its owner runs (docs/decisions/029)', () => {
+    it('refuses a folder another live process holds, even when its record says that process is gone', async () => {
+      const holder = await holderOf(dataDir);
+      // A record this process cannot check, as from another pid namespace (a second container).
+      const record = JSON.stringify({ pid: holder.pid, startTime: '1', bootId: 'another-namespace' });
+      writeFileSync(lockFile, record);
+      expect(() => lockDataDir(dataDir)).toThrow(`is in use by another portal process (pid ${holder.pid})`);
+      expect(readFileSync(lockFile, 'utf8')).toBe(record);
+    });
+
+    it('gives the folder to the next process once its holder is killed with SIGKILL', async () => {
+      const holder = await holderOf(dataDir);
+      expect(() => lockDataDir(dataDir)).toThrow(DataDirLockedError);
+      const exited = once(holder.child, 'exit');
+      holder.child.kill('SIGKILL');
+      await exited;
+      // The killed holder's record is still there; the kernel dropped its lock with the process.
+      expect(JSON.parse(readFileSync(lockFile, 'utf8')).pid).toBe(holder.pid);
+      const unlock = lockDataDir(dataDir);
+      expect(JSON.parse(readFileSync(lockFile, 'utf8')).pid).toBe(process.pid);
+      unlock();
+    });
+
+    it('refuses a second lock of the same folder in this process', () => {
+      const unlock = lockDataDir(dataDir);
+      expect(() => lockDataDir(dataDir)).toThrow(`is in use by another portal process (pid ${process.pid})`);
+      unlock();
+      lockDataDir(dataDir)();
+    });
+
+    it('unlocking leaves a lock file that is no longer its own', () => {
+      const unlock = lockDataDir(dataDir);
+      rmSync(lockFile);
+      writeFileSync(lockFile, 'another lock');
+      unlock();
+      expect(readFileSync(lockFile, 'utf8')).toBe('another lock');
     });
   });
 });

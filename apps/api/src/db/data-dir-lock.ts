@@ -1,102 +1,107 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type * as KernelLocks from 'fs-native-extensions';
+import { isHeld, parseOwner, thisProcessRecord, type Owner } from './lock-owner.js';
 
-/** Who holds the lock: a pid, and where /proc tells it, when that process started and in which boot. */
-interface Owner {
-  pid: number;
-  /** Field 22 of /proc/<pid>/stat: clock ticks from boot to the process's start. */
-  startTime?: string;
-  /** /proc/sys/kernel/random/boot_id: a new value at every boot. */
-  bootId?: string;
+/** How long a refused process waits for the holder's record to name it (the holder writes it just after locking). */
+const HOLDER_RECORD_WAIT_MS = 500;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+let kernelLocks: typeof KernelLocks | undefined;
+/** The native addon loads on first use: a portal on PostgreSQL (DATABASE_URL) never needs it. */
+function tryLock(fd: number): boolean {
+  kernelLocks ??= createRequire(import.meta.url)('fs-native-extensions') as typeof KernelLocks;
+  return kernelLocks.tryLock(fd);
 }
 
-const hasProc = existsSync('/proc/self/stat');
-
-function isRunning(pid: number): boolean {
+function readOwner(path: string): Owner | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The running process `pid` as a lock records it; without /proc (macOS), its pid alone. */
-function identify(pid: number): Owner | undefined {
-  if (!hasProc) return { pid };
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Field 2 is the command name in parentheses, which may itself hold spaces or parentheses.
-    const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    return startTime ? { pid, startTime, bootId } : undefined;
+    return parseOwner(readFileSync(path, 'utf8'));
   } catch {
     return undefined;
   }
 }
 
-function isNodeProcess(pid: number): boolean {
-  try {
-    const program = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
-    return basename(program).startsWith('node') || program === process.execPath;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
+/** Whether `path` still names the file open as `fd` (a holder's unlock removes it, and the next one is new). */
+function isStillAt(fd: number, path: string): boolean {
+  const open = fstatSync(fd);
+  const there = statSync(path, { throwIfNoEntry: false });
+  return there !== undefined && there.ino === open.ino && there.dev === open.dev;
 }
 
-/** The owner a lock file names, or undefined when it names none (empty or damaged: stale). */
-function parseOwner(text: string): Owner | undefined {
-  if (/^\d+$/.test(text.trim())) return { pid: Number(text.trim()) };
-  try {
-    const owner = JSON.parse(text) as Owner;
-    return Number.isInteger(owner.pid) && owner.pid > 0 ? owner : undefined;
-  } catch {
-    return undefined;
+/** Another open file holds the kernel lock: refuse, naming the pid its record gives once it is written. */
+function refuse(dataDir: string, path: string): never {
+  const deadline = Date.now() + HOLDER_RECORD_WAIT_MS;
+  const namesHolder = (owner: Owner | undefined) => owner && (owner.pid === process.pid || isHeld(owner));
+  let owner = readOwner(path);
+  while (!namesHolder(owner) && Date.now() < deadline) {
+    Atomics.wait(sleeper, 0, 0, 5);
+    owner = readOwner(path);
   }
+  throw new DataDirLockedError(dataDir, owner?.pid);
 }
 
 /**
- * Whether `owner` is a live process other than this one. A pid alone does not say so: after a crash
- * and a reboot or enough new processes, an unrelated process may have it. Where /proc is there, the
- * start time and boot id must match too.
- */
-function isHeld(owner: Owner): boolean {
-  if (owner.pid === process.pid || !isRunning(owner.pid)) return false;
-  if (!hasProc) return true;
-  // A lock from before start times were kept names a pid only: held unless that pid is no longer node.
-  if (owner.startTime === undefined) return isNodeProcess(owner.pid);
-  const now = identify(owner.pid);
-  return now?.startTime === owner.startTime && now.bootId === owner.bootId;
-}
-
-/**
- * PGlite is a single-process database: a second portal on the same folder would corrupt it. The lock
- * file names its owner (pid, start time, boot id, as JSON); a stale lock (owner gone) is taken over.
+ * PGlite is a single-process database: a second portal on the same folder would corrupt it. The
+ * portal holds an exclusive kernel lock on `portal.lock` for as long as it runs (docs/decisions/029):
+ * the kernel gives it to one process at a time and drops it when that process dies, so a stale lock is
+ * never taken over by two. The file also names its owner (pid, start time, boot id, as JSON), for the
+ * message and for portals of earlier releases, which lock by that record alone.
  * Returns the function that unlocks.
  */
 export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, 'portal.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+    let locked = false;
     try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, JSON.stringify(identify(process.pid) ?? { pid: process.pid }));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = parseOwner(readFileSync(path, 'utf8'));
+      if (!tryLock(fd)) refuse(dataDir, path);
+      // Its holder unlocked (and removed it) between our open and our lock: lock the file there now.
+      if (!isStillAt(fd, path)) continue;
+      // A live owner without the kernel lock: a portal of an earlier release, which locks by its record alone.
+      const owner = parseOwner(readFileSync(fd, 'utf8'));
       if (owner && isHeld(owner)) throw new DataDirLockedError(dataDir, owner.pid);
-      rmSync(path, { force: true });
+      const record = Buffer.from(thisProcessRecord());
+      writeSync(fd, record, 0, record.length, 0);
+      ftruncateSync(fd, record.length);
+      locked = true;
+      return unlocker(fd, path);
+    } finally {
+      // Closing the file is what releases the kernel lock.
+      if (!locked) closeSync(fd);
     }
   }
   throw new Error(`Could not lock ${dataDir}`);
 }
 
+function unlocker(fd: number, path: string): () => void {
+  let open = true;
+  return () => {
+    if (!open) return;
+    open = false;
+    // Removed before the lock is released, so whoever locks the old file next sees it is gone.
+    if (isStillAt(fd, path)) rmSync(path, { force: true });
+    closeSync(fd);
+  };
+}
+
 export class DataDirLockedError extends Error {
-  constructor(dataDir: string, pid: number) {
+  constructor(dataDir: string, pid: number | undefined) {
     super(
-      `The data folder ${dataDir} is in use by another portal process (pid ${pid}). ` +
+      `The data folder ${dataDir} is in use by another portal process${pid ? ` (pid ${pid})` : ''}. ` +
         'Stop that process, or start this one with another DATA_DIR or with DATABASE_URL.',
     );
     this.name = 'DataDirLockedError';

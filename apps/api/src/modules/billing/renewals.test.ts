@@ -27,13 +27,11 @@ import {
   emailOutbox,
   invoices,
   notifications,
-  payments,
-  renewals,
   sandboxMandateCharges,
 } from '../../db/schema/index.js';
 import { chargeRenewal, debitReceipt } from './renewal-charges.service.js';
 import { runRenewals } from './renewals.service.js';
-import { onboardingBody } from './test-helpers.js';
+import { balanceOf, capturedPayments, monthAfter, onboardingBody, renewalsOf } from './test-helpers.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -91,30 +89,6 @@ async function onboard(options: { credits?: number; autoRenew?: boolean; card?: 
   return { orgId, admin: tenant.session, anchor: new Date(res.json().data.subscription.validFrom) };
 }
 
-const renewalsOf = (orgId: string) =>
-  ctx.database.db.select().from(renewals).where(eq(renewals.organizationId, orgId)).orderBy(renewals.period);
-
-async function balanceOf(orgId: string) {
-  const [row] = await ctx.database.db
-    .select({ sum: sql<number>`coalesce(sum(${creditLedger.delta}), 0)::int` })
-    .from(creditLedger)
-    .where(eq(creditLedger.organizationId, orgId));
-  return Number(row!.sum);
-}
-
-const capturedPayments = (orgId: string) =>
-  ctx.database.db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.organizationId, orgId), eq(payments.paymentStatus, 'CAPTURED')));
-
-/** One calendar month after `from` (the plans here start mid-month, so no day is clamped). */
-function monthAfter(from: Date, months = 1) {
-  const d = new Date(from);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  return d;
-}
-
 describe('the plan', () => {
   it('onboarding sets it up with auto-renewal; the admin and the operator read it, another tenant cannot', async () => {
     const org = await onboard({ autoRenew: true });
@@ -159,23 +133,23 @@ describe('a renewal on a card mandate', () => {
   it('sends the pre-debit notice 48 h ahead, debits at the period start, invoices it and grants the credits', async () => {
     const org = await onboard({ card: SANDBOX_TEST_CARD });
     const start = monthAfter(org.anchor);
-    const balance = await balanceOf(org.orgId);
+    const balance = await balanceOf(ctx, org.orgId);
 
     clock.set(new Date(start.getTime() - 7 * DAY - HOUR));
     await run();
-    expect(await renewalsOf(org.orgId)).toHaveLength(0);
+    expect(await renewalsOf(ctx, org.orgId)).toHaveLength(0);
     clock.set(new Date(start.getTime() - 7 * DAY));
     await run();
-    expect(await renewalsOf(org.orgId)).toMatchObject([
+    expect(await renewalsOf(ctx, org.orgId)).toMatchObject([
       { period: 1, status: 'scheduled', noticeSentAt: null },
     ]);
     clock.set(new Date(start.getTime() - PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR - HOUR));
     await run();
-    expect((await renewalsOf(org.orgId))[0]!.status).toBe('scheduled');
+    expect((await renewalsOf(ctx, org.orgId))[0]!.status).toBe('scheduled');
 
     clock.set(new Date(start.getTime() - PRE_DEBIT_NOTICE_LEAD_HOURS * HOUR));
     await run();
-    const [notified] = await renewalsOf(org.orgId);
+    const [notified] = await renewalsOf(ctx, org.orgId);
     expect(notified).toMatchObject({ period: 1, status: 'notified', amountPaise: 1_180_000 });
     expect(notified!.nextAttemptAt).toEqual(start);
     const [notice] = await ctx.database.db
@@ -190,18 +164,18 @@ describe('a renewal on a card mandate', () => {
 
     clock.set(new Date(start.getTime() - 1));
     await run();
-    expect((await renewalsOf(org.orgId))[0]!.status).toBe('notified');
+    expect((await renewalsOf(ctx, org.orgId))[0]!.status).toBe('notified');
 
     clock.set(start);
     await run();
-    const [charged] = await renewalsOf(org.orgId);
+    const [charged] = await renewalsOf(ctx, org.orgId);
     expect(charged).toMatchObject({ status: 'charged', attempts: 1 });
-    const paid = await capturedPayments(org.orgId);
+    const paid = await capturedPayments(ctx, org.orgId);
     expect(paid).toHaveLength(1);
     expect(paid[0]).toMatchObject({ amountPaise: 1_180_000, id: charged!.paymentId });
     const invoiced = await ctx.database.db.select().from(invoices).where(eq(invoices.paymentId, paid[0]!.id));
     expect(invoiced).toHaveLength(1);
-    expect(await balanceOf(org.orgId)).toBe(balance + 100);
+    expect(await balanceOf(ctx, org.orgId)).toBe(balance + 100);
     const alerts = await ctx.database.db
       .select()
       .from(notifications)
@@ -210,7 +184,7 @@ describe('a renewal on a card mandate', () => {
 
     // Runs after the debit change nothing; the next period is announced a month later.
     await run();
-    expect(await capturedPayments(org.orgId)).toHaveLength(1);
+    expect(await capturedPayments(ctx, org.orgId)).toHaveLength(1);
     expect((await org.admin.get('/api/auth/billing-plan')).json().data.plan).toMatchObject({
       currentPeriodStart: start.toISOString(),
       currentPeriodEnd: monthAfter(org.anchor, 2).toISOString(),
@@ -223,14 +197,14 @@ describe('a renewal on a card mandate', () => {
     clock.set(new Date(start.getTime() - 2 * HOUR));
     expect((await org.admin.put('/api/auth/billing-plan', { autoRenew: true })).statusCode).toBe(200);
     await run();
-    const [late] = await renewalsOf(org.orgId);
+    const [late] = await renewalsOf(ctx, org.orgId);
     expect(late!.nextAttemptAt).toEqual(new Date(clock.now().getTime() + DAY));
     clock.set(new Date(start.getTime() + 12 * HOUR));
     await run();
-    expect(await capturedPayments(org.orgId)).toHaveLength(0);
+    expect(await capturedPayments(ctx, org.orgId)).toHaveLength(0);
     clock.set(new Date(start.getTime() + 22 * HOUR));
     await run();
-    expect(await capturedPayments(org.orgId)).toHaveLength(1);
+    expect(await capturedPayments(ctx, org.orgId)).toHaveLength(1);
   });
 
   it('a skipped debit is not charged, and the plan renews the month after', async () => {
@@ -238,7 +212,7 @@ describe('a renewal on a card mandate', () => {
     const start = monthAfter(org.anchor);
     clock.set(new Date(start.getTime() - 47 * HOUR));
     await run();
-    const [notified] = await renewalsOf(org.orgId);
+    const [notified] = await renewalsOf(ctx, org.orgId);
     const skip = await org.admin.post(`/api/auth/renewals/${notified!.id}/skip`);
     expect(skip.statusCode).toBe(200);
     expect(skip.json().data.status).toBe('skipped');
@@ -246,7 +220,7 @@ describe('a renewal on a card mandate', () => {
 
     clock.set(new Date(start.getTime() + HOUR));
     await run();
-    expect(await capturedPayments(org.orgId)).toHaveLength(0);
+    expect(await capturedPayments(ctx, org.orgId)).toHaveLength(0);
     const receipts = await ctx.database.db
       .select()
       .from(sandboxMandateCharges)
@@ -257,7 +231,7 @@ describe('a renewal on a card mandate', () => {
     await run();
     clock.set(monthAfter(org.anchor, 2));
     await run();
-    const rows = await renewalsOf(org.orgId);
+    const rows = await renewalsOf(ctx, org.orgId);
     expect(rows.map((r) => [r.period, r.status])).toEqual([
       [1, 'skipped'],
       [2, 'charged'],
@@ -269,15 +243,15 @@ describe('a renewal on a card mandate', () => {
     const start = monthAfter(org.anchor);
     clock.set(new Date(start.getTime() - 40 * HOUR));
     await run();
-    const [waiting] = await renewalsOf(org.orgId);
+    const [waiting] = await renewalsOf(ctx, org.orgId);
     expect(waiting).toMatchObject({ status: 'awaiting_authentication', amountPaise: 2_360_000 });
     expect(waiting!.nextAttemptAt).toBeNull();
     clock.set(new Date(start.getTime() + 3 * DAY));
     await run();
     // A charge asked for directly finds nothing due.
     expect(await chargeRenewal(ctx.app.deps, actor, { renewalId: waiting!.id })).toBeNull();
-    expect(await capturedPayments(org.orgId)).toHaveLength(0);
-    expect((await renewalsOf(org.orgId))[0]!.status).toBe('awaiting_authentication');
+    expect(await capturedPayments(ctx, org.orgId)).toHaveLength(0);
+    expect((await renewalsOf(ctx, org.orgId))[0]!.status).toBe('awaiting_authentication');
   });
 
   it('a declined debit is retried 1, 3 and 5 days later, then waits; the operator records the payment once', async () => {
@@ -289,13 +263,13 @@ describe('a renewal on a card mandate', () => {
     for (const at of [0, 1, 3, 5].map((d) => new Date(start.getTime() + d * DAY))) {
       clock.set(new Date(at.getTime() - 1));
       await run();
-      expect((await renewalsOf(org.orgId))[0]!.attempts).toBe(tries.length);
+      expect((await renewalsOf(ctx, org.orgId))[0]!.attempts).toBe(tries.length);
       clock.set(at);
       await run();
       tries.push(at);
-      expect((await renewalsOf(org.orgId))[0]!.attempts).toBe(tries.length);
+      expect((await renewalsOf(ctx, org.orgId))[0]!.attempts).toBe(tries.length);
     }
-    const [failed] = await renewalsOf(org.orgId);
+    const [failed] = await renewalsOf(ctx, org.orgId);
     expect(failed).toMatchObject({ status: 'failed', attempts: 4, nextAttemptAt: null });
     expect(failed!.lastError).toContain('declined');
     const told = await ctx.database.db
@@ -310,11 +284,11 @@ describe('a renewal on a card mandate', () => {
       paymentDate: '2026-01-10',
     };
     expect((await org.admin.post(`/api/auth/renewals/${failed!.id}/payments`, body)).statusCode).toBe(403);
-    const balance = await balanceOf(org.orgId);
+    const balance = await balanceOf(ctx, org.orgId);
     const recorded = await root.post(`/api/auth/renewals/${failed!.id}/payments`, body);
     expect(recorded.statusCode).toBe(201);
     expect(recorded.json().data.status).toBe('paid');
-    expect(await balanceOf(org.orgId)).toBe(balance + 100);
+    expect(await balanceOf(ctx, org.orgId)).toBe(balance + 100);
     const again = await root.post(`/api/auth/renewals/${failed!.id}/payments`, {
       ...body,
       transactionId: 'UTR-other',
@@ -333,8 +307,8 @@ describe('paying a renewal online', () => {
     const org = await onboard({ credits: 200, card: SANDBOX_TEST_CARD });
     clock.set(new Date(monthAfter(org.anchor).getTime() - 40 * HOUR));
     await run();
-    const [waiting] = await renewalsOf(org.orgId);
-    const balance = await balanceOf(org.orgId);
+    const [waiting] = await renewalsOf(ctx, org.orgId);
+    const balance = await balanceOf(ctx, org.orgId);
 
     const created = await org.admin.post(`/api/auth/renewals/${waiting!.id}/order`);
     expect(created.statusCode).toBe(201);
@@ -347,7 +321,7 @@ describe('paying a renewal online', () => {
     expect(verified.statusCode).toBe(200);
     expect(verified.json().data.creditBalance).toBe(balance + 200);
 
-    const [paid] = await renewalsOf(org.orgId);
+    const [paid] = await renewalsOf(ctx, org.orgId);
     expect(paid).toMatchObject({ status: 'paid', paymentId: verified.json().data.payment.id });
     const invoiced = await ctx.database.db
       .select()
@@ -356,7 +330,7 @@ describe('paying a renewal online', () => {
     expect(invoiced).toHaveLength(1);
     // Verified again (a reload), nothing changes; a second order for it is refused.
     expect((await org.admin.post('/api/admin/payment/verify', checkout)).statusCode).toBe(200);
-    expect(await balanceOf(org.orgId)).toBe(balance + 200);
+    expect(await balanceOf(ctx, org.orgId)).toBe(balance + 200);
     expect((await org.admin.post(`/api/auth/renewals/${waiting!.id}/order`)).statusCode).toBe(409);
 
     const other = await onboard();
@@ -390,9 +364,9 @@ describe('webhooks of a renewal paid online', () => {
     const org = await onboard({ credits: 200, card: SANDBOX_TEST_CARD });
     clock.set(new Date(monthAfter(org.anchor).getTime() - 40 * HOUR));
     await run();
-    const [waiting] = await renewalsOf(org.orgId);
+    const [waiting] = await renewalsOf(ctx, org.orgId);
     const order = (await org.admin.post(`/api/auth/renewals/${waiting!.id}/order`)).json().data.order;
-    const balance = await balanceOf(org.orgId);
+    const balance = await balanceOf(ctx, org.orgId);
     const id = order.providerOrderId as string;
     const amount = order.amountPaise as number;
     // A declined first try, then the approved one, announced as payment.captured and order.paid.
@@ -409,14 +383,14 @@ describe('webhooks of a renewal paid online', () => {
     expect(answers.filter((a) => a.json().data.applied)).toHaveLength(1);
     for (const [raw, eventId] of events) expect((await post(raw, eventId)).json().data.duplicate).toBe(true);
 
-    const [paid] = await renewalsOf(org.orgId);
+    const [paid] = await renewalsOf(ctx, org.orgId);
     expect(paid!.status).toBe('paid');
-    const captured = await capturedPayments(org.orgId);
+    const captured = await capturedPayments(ctx, org.orgId);
     expect(captured.map((p) => p.providerPaymentId)).toEqual(['pay_RenewalApproved1']);
     expect(
       await ctx.database.db.select().from(invoices).where(eq(invoices.paymentId, captured[0]!.id)),
     ).toHaveLength(1);
-    expect(await balanceOf(org.orgId)).toBe(balance + 200);
+    expect(await balanceOf(ctx, org.orgId)).toBe(balance + 200);
   });
 });
 
@@ -429,14 +403,14 @@ describe('automatic renewal turned off', () => {
     expect((await org.admin.put('/api/auth/billing-plan', { autoRenew: false })).statusCode).toBe(200);
     clock.set(new Date(start.getTime() + DAY));
     await run();
-    expect(await capturedPayments(org.orgId)).toHaveLength(0);
-    expect((await renewalsOf(org.orgId)).map((r) => r.status)).toEqual(['skipped']);
+    expect(await capturedPayments(ctx, org.orgId)).toHaveLength(0);
+    expect((await renewalsOf(ctx, org.orgId)).map((r) => r.status)).toEqual(['skipped']);
 
     const on = await org.admin.put('/api/auth/billing-plan', { autoRenew: true });
     expect(on.json().data).toMatchObject({ autoRenew: true });
     clock.set(new Date(monthAfter(org.anchor, 2).getTime() - 40 * HOUR));
     await run();
-    expect((await renewalsOf(org.orgId)).map((r) => [r.period, r.status])).toEqual([
+    expect((await renewalsOf(ctx, org.orgId)).map((r) => [r.period, r.status])).toEqual([
       [1, 'skipped'],
       [2, 'notified'],
     ]);
@@ -485,19 +459,23 @@ describe('plan terms and unused credits', () => {
     expect(down.statusCode).toBe(200);
     expect(down.json().data).toMatchObject({ creditsPerPeriod: 50, amountPaise: 590_000 });
     // Period 1 was announced at 100 credits: it keeps them.
-    expect((await renewalsOf(org.orgId))[0]).toMatchObject({
+    expect((await renewalsOf(ctx, org.orgId))[0]).toMatchObject({
       period: 1,
       credits: 100,
       amountPaise: 1_180_000,
     });
     clock.set(new Date(monthAfter(org.anchor, 2).getTime() - 6 * DAY));
     await run();
-    expect((await renewalsOf(org.orgId))[1]).toMatchObject({ period: 2, status: 'scheduled', credits: 50 });
+    expect((await renewalsOf(ctx, org.orgId))[1]).toMatchObject({
+      period: 2,
+      status: 'scheduled',
+      credits: 50,
+    });
     // Scheduled, not yet announced: a change still reaches it.
     expect((await org.admin.put('/api/auth/billing-plan/terms', { creditsPerPeriod: 60 })).statusCode).toBe(
       200,
     );
-    expect((await renewalsOf(org.orgId))[1]).toMatchObject({ credits: 60, amountPaise: 708_000 });
+    expect((await renewalsOf(ctx, org.orgId))[1]).toMatchObject({ credits: 60, amountPaise: 708_000 });
 
     const price = await org.admin.put('/api/auth/billing-plan/terms', { pricePerCreditPaise: 100 });
     expect(price.statusCode).toBe(403);
@@ -521,13 +499,13 @@ describe('plan terms and unused credits', () => {
     expect(created.statusCode).toBe(201);
     const order = created.json().data.order;
     expect(order).toMatchObject({ credits: 50, amountPaise: 590_000 });
-    const balance = await balanceOf(org.orgId);
+    const balance = await balanceOf(ctx, org.orgId);
     const checkout = (
       await org.admin.post('/api/admin/payment/sandbox/pay', { razorpay_order_id: order.providerOrderId })
     ).json().data;
     const verified = await org.admin.post('/api/admin/payment/verify', checkout);
     expect(verified.statusCode).toBe(200);
-    expect(await balanceOf(org.orgId)).toBe(balance + 50);
+    expect(await balanceOf(ctx, org.orgId)).toBe(balance + 50);
     expect((await org.admin.get('/api/auth/billing-plan')).json().data.plan).toMatchObject({
       creditsPerPeriod: 200,
       amountPaise: 2_360_000,
@@ -539,7 +517,7 @@ describe('plan terms and unused credits', () => {
     // The next renewal bills the new credits (above ₹15,000 now: it asks for approval).
     clock.set(new Date(end.getTime() - 40 * HOUR));
     await run();
-    expect((await renewalsOf(org.orgId))[0]).toMatchObject({
+    expect((await renewalsOf(ctx, org.orgId))[0]).toMatchObject({
       credits: 200,
       status: 'awaiting_authentication',
     });
@@ -560,14 +538,14 @@ describe('plan terms and unused credits', () => {
     });
     expect(cap.statusCode).toBe(200);
     expect(cap.json().data.rolloverCap).toBe(20);
-    const unused = await balanceOf(org.orgId);
+    const unused = await balanceOf(ctx, org.orgId);
     expect(unused).toBe(102);
     const start = monthAfter(org.anchor);
     clock.set(new Date(start.getTime() - 40 * HOUR));
     await run();
     clock.set(start);
     await run();
-    expect(await balanceOf(org.orgId)).toBe(20 + 100);
+    expect(await balanceOf(ctx, org.orgId)).toBe(20 + 100);
     const entries = await ctx.database.db
       .select({ delta: creditLedger.delta, reason: creditLedger.reason })
       .from(creditLedger)
@@ -594,8 +572,8 @@ describe('the mandate cancelled', () => {
     expect((await org.admin.post('/api/auth/billing-plan/mandate/cancel')).statusCode).toBe(409);
     clock.set(new Date(start.getTime() + HOUR));
     await run();
-    expect(await capturedPayments(org.orgId)).toHaveLength(0);
-    expect((await renewalsOf(org.orgId))[0]).toMatchObject({
+    expect(await capturedPayments(ctx, org.orgId)).toHaveLength(0);
+    expect((await renewalsOf(ctx, org.orgId))[0]).toMatchObject({
       status: 'awaiting_payment',
       nextAttemptAt: null,
     });
@@ -615,7 +593,7 @@ describe('cancelling now', () => {
     ).session;
     const end = monthAfter(anchor);
     clock.set(new Date(anchor.getTime() + (end.getTime() - anchor.getTime()) / 2));
-    const before = await balanceOf(orgId);
+    const before = await balanceOf(ctx, orgId);
 
     const key = randomUUID();
     const refused = await admin.post(`/api/auth/billing-plan/cancel-now`, undefined, {
@@ -633,14 +611,14 @@ describe('cancelling now', () => {
     expect(done.statusCode).toBe(200);
     expect(done.json().data).toMatchObject({ refundedPaise: 590_000, plan: { autoRenew: false } });
     expect(done.json().data.creditNotes).toHaveLength(1);
-    expect(await balanceOf(orgId)).toBe(before - 50);
+    expect(await balanceOf(ctx, orgId)).toBe(before - 50);
     const again = await cancel();
     expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(await balanceOf(orgId)).toBe(before - 50);
+    expect(await balanceOf(ctx, orgId)).toBe(before - 50);
     // Nothing renews after.
     clock.set(new Date(end.getTime() + HOUR));
     await run();
-    expect(await renewalsOf(orgId)).toHaveLength(0);
+    expect(await renewalsOf(ctx, orgId)).toHaveLength(0);
   });
 });
 
@@ -681,9 +659,9 @@ describe('dunning', () => {
     // Suspended: the next month is not scheduled.
     clock.set(new Date(monthAfter(org.anchor, 2).getTime() + HOUR));
     await run();
-    expect((await renewalsOf(org.orgId)).map((r) => [r.period, r.status])).toEqual([[1, 'lapsed']]);
+    expect((await renewalsOf(ctx, org.orgId)).map((r) => [r.period, r.status])).toEqual([[1, 'lapsed']]);
 
-    const [owed] = await renewalsOf(org.orgId);
+    const [owed] = await renewalsOf(ctx, org.orgId);
     const recorded = await root.post(`/api/auth/renewals/${owed!.id}/payments`, {
       transactionId: `UTR-${randomUUID().slice(0, 8)}`,
       paymentMethod: 'bank_transfer',
@@ -693,7 +671,7 @@ describe('dunning', () => {
     expect(await plan()).toMatchObject({ status: 'active', pastDueSince: null, owedPaise: 0 });
     clock.set(new Date(monthAfter(org.anchor, 3).getTime() - 40 * HOUR));
     await run();
-    expect((await renewalsOf(org.orgId)).map((r) => [r.period, r.status])).toEqual(
+    expect((await renewalsOf(ctx, org.orgId)).map((r) => [r.period, r.status])).toEqual(
       [
         [1, 'paid'],
         [3, 'failed'],
@@ -710,7 +688,7 @@ describe('a manual customer', () => {
     const start = monthAfter(org.anchor);
     clock.set(new Date(start.getTime() - 30 * HOUR));
     await run();
-    const [due] = await renewalsOf(org.orgId);
+    const [due] = await renewalsOf(ctx, org.orgId);
     expect(due).toMatchObject({ status: 'awaiting_payment', collection: 'manual', nextAttemptAt: null });
     const [notice] = await ctx.database.db
       .select()
@@ -721,12 +699,12 @@ describe('a manual customer', () => {
 
     clock.set(monthAfter(org.anchor, 2));
     await run();
-    const rows = await renewalsOf(org.orgId);
+    const rows = await renewalsOf(ctx, org.orgId);
     expect(rows.map((r) => [r.period, r.status])).toEqual([
       [1, 'lapsed'],
       [2, 'awaiting_payment'],
     ]);
-    expect(await capturedPayments(org.orgId)).toHaveLength(0);
+    expect(await capturedPayments(ctx, org.orgId)).toHaveLength(0);
   });
 });
 
@@ -736,7 +714,7 @@ describe('races', () => {
     clock.set(new Date(Math.max(...orgs.map((o) => monthAfter(o.anchor).getTime())) - 40 * HOUR));
     await Promise.all([run(), run(), run()]);
     clock.advance(41 * HOUR);
-    const due = (await Promise.all(orgs.map((o) => renewalsOf(o.orgId)))).flat();
+    const due = (await Promise.all(orgs.map((o) => renewalsOf(ctx, o.orgId)))).flat();
     expect(due).toHaveLength(5);
     await Promise.all(
       due.flatMap((r) => [
@@ -746,8 +724,8 @@ describe('races', () => {
     );
     await Promise.all([run(), run()]);
     for (const org of orgs) {
-      expect(await capturedPayments(org.orgId)).toHaveLength(1);
-      expect((await renewalsOf(org.orgId)).map((r) => r.status)).toEqual(['charged']);
+      expect(await capturedPayments(ctx, org.orgId)).toHaveLength(1);
+      expect((await renewalsOf(ctx, org.orgId)).map((r) => r.status)).toEqual(['charged']);
     }
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { computeAmounts, type FeatureKey, type OnboardingBody, type Scope } from '@portal/shared';
 import { createRole, createTenant } from '../../../test/fixtures.js';
 import type { Session, TestContext } from '../../../test/harness.js';
+import { creditLedger, payments, renewals } from '../../db/schema/index.js';
 
 /** Test scaffolding shared by the billing suites (not used by the app). */
 
@@ -110,4 +111,36 @@ export async function injectFault(ctx: TestContext, table: string, operation: 'I
   return async () => {
     await ctx.database.db.execute(sql.raw(`drop trigger billing_test_fault on ${table}`));
   };
+}
+
+/** An organization's renewals, by period. */
+export function renewalsOf(ctx: TestContext, orgId: string) {
+  return ctx.database.db
+    .select()
+    .from(renewals)
+    .where(eq(renewals.organizationId, orgId))
+    .orderBy(renewals.period);
+}
+
+export function capturedPayments(ctx: TestContext, orgId: string) {
+  return ctx.database.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.organizationId, orgId), eq(payments.paymentStatus, 'CAPTURED')));
+}
+
+/** The sum of an organization's credit ledger. */
+export async function balanceOf(ctx: TestContext, orgId: string) {
+  const [row] = await ctx.database.db
+    .select({ sum: sql<number>`coalesce(sum(${creditLedger.delta}), 0)::int` })
+    .from(creditLedger)
+    .where(eq(creditLedger.organizationId, orgId));
+  return Number(row!.sum);
+}
+
+/** Calendar months after `from` (the plans in tests start mid-month, so no day is clamped). */
+export function monthAfter(from: Date, months = 1) {
+  const d = new Date(from);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return d;
 }
