@@ -568,6 +568,7 @@ export const messages = {
     notFound: 'Not found',
     tooManyRequests: 'Too many requests. Please wait and try again.',
     internal: 'Something went wrong on our side. Please try again.',
+    busy: 'The service is busy. Please try again in a few seconds.',
     unstorableText:
       'Text may not contain the NUL character (U+0000) or an unpaired surrogate. Remove it and try again.',
     malformedUpload:

@@ -37,6 +37,16 @@ export const unprocessable = (message: string) => new AppError(422, message, 'UN
 export const tooManyRequests = (message: string = messages.http.tooManyRequests) =>
   new AppError(429, message, 'TOO_MANY_REQUESTS');
 
+/**
+ * The portal sheds work it cannot take now (a flood of sign-ins, an overloaded process): 503 with
+ * Retry-After, so the client comes back a little later instead of everyone slowing down.
+ */
+export class ServiceBusyError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(503, messages.http.busy, 'SERVICE_BUSY');
+  }
+}
+
 /** PostgreSQL unique violation, from either driver (drizzle wraps it in `cause`). */
 export function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {

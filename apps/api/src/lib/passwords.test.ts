@@ -1,7 +1,9 @@
+import { availableParallelism } from 'node:os';
 import argon2 from '@node-rs/argon2';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEST_HASH_COST, watchVerifications } from '../../test/harness.js';
-import { CONCURRENT_HASHES, createPasswordHasher } from './passwords.js';
+import { ServiceBusyError } from './errors.js';
+import { CONCURRENT_HASHES, createPasswordHasher, MAX_WAITING_HASHES } from './passwords.js';
 
 describe('password hasher', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -16,6 +18,20 @@ describe('password hasher', () => {
     const answers = await Promise.all(passwords.map((p) => hasher.verify(hash, p)));
     expect(answers).toEqual(passwords.map((p) => p === 'Right-Passw0rd!'));
     expect(watch.mostAtOnce()).toBe(CONCURRENT_HASHES);
+  });
+
+  it('leaves a core to other requests, and refuses a hash at once when too many wait', async () => {
+    expect(CONCURRENT_HASHES).toBe(Math.max(1, availableParallelism() - 1));
+    const hasher = createPasswordHasher(TEST_HASH_COST);
+    const hash = await hasher.hash('Right-Passw0rd!');
+    const running = CONCURRENT_HASHES + MAX_WAITING_HASHES;
+    const queued = Array.from({ length: running }, () => hasher.verify(hash, 'Right-Passw0rd!'));
+    // The next verify is refused as busy (not answered false, which would count as a wrong password).
+    await expect(hasher.verify(hash, 'Right-Passw0rd!')).rejects.toBeInstanceOf(ServiceBusyError);
+    await expect(hasher.hash('Another-Passw0rd!')).rejects.toMatchObject({ statusCode: 503 });
+    expect(await Promise.all(queued)).toEqual(Array(running).fill(true));
+    // Once they are done, hashes are taken again.
+    expect(await hasher.verify(hash, 'Right-Passw0rd!')).toBe(true);
   });
 
   it("stores Argon2id at OWASP's minimum cost, in the standard encoded form", async () => {

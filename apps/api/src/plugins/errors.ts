@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages } from '@portal/shared';
-import { AppError, invalidInput } from '../lib/errors.js';
+import { AppError, invalidInput, ServiceBusyError } from '../lib/errors.js';
 
 /**
  * One handler for every error: `{success: false, message, errors}`. 4xx messages are meant for the
@@ -10,6 +10,7 @@ import { AppError, invalidInput } from '../lib/errors.js';
  */
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ServiceBusyError) reply.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof AppError) {
       return reply
         .status(error.statusCode)
