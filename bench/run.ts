@@ -18,9 +18,12 @@ import { benchWebSize } from './web-bench.js';
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const only = new Set((process.env.BENCH_ONLY ?? 'api,web,lighthouse').split(','));
-// BENCH_FIGURES=uploads: of the API part, only the upload figure; =jobs: only the mail figures
-// (jobs-bench.ts); =renewals: only the renewal figures (renewals-bench.ts). To iterate on them.
-const apiFigures = (['uploads', 'jobs', 'renewals'] as const).find((f) => f === process.env.BENCH_FIGURES);
+// BENCH_FIGURES=uploads: of the API part, only the upload figure; =hooks: only the global-hook figure;
+// =jobs: only the mail figures (jobs-bench.ts); =renewals: only the renewal figures
+// (renewals-bench.ts). To iterate on them.
+const apiFigures = (['uploads', 'hooks', 'jobs', 'renewals'] as const).find(
+  (f) => f === process.env.BENCH_FIGURES,
+);
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 async function postgresAvailable(): Promise<boolean> {
@@ -88,7 +91,7 @@ function add(part: Figure[]) {
 /** One database's API figures, then its mail figures (each on a portal of its own); answers the uploads'. */
 async function apiPart(kind: 'pglite' | 'postgres'): Promise<ApiRun['uploads'] | undefined> {
   let uploads: ApiRun['uploads'] | undefined;
-  if (apiFigures === undefined || apiFigures === 'uploads') {
+  if (apiFigures === undefined || apiFigures === 'uploads' || apiFigures === 'hooks') {
     const run = await benchApi(kind, postgresUrl, log, apiFigures);
     add(run.figures);
     uploads = run.uploads;

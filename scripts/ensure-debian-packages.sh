@@ -2,7 +2,8 @@
 # `ensure-debian-packages.sh chromium wrk`: installs each named Debian package whose command
 # (/usr/bin/<name>) is missing. Chromium drives the browser tests, Lighthouse and the screenshots (a
 # test tool's own browser download does not work on these machines); wrk drives the load benchmarks;
-# sqlmap scans for SQL injection in the long security mode.
+# sqlmap scans for SQL injection in the long security mode; prometheus (with promtool) scrapes the
+# portal in the metrics test.
 set -euo pipefail
 missing=()
 for package in "$@"; do

@@ -15,8 +15,9 @@ if [ ! -d node_modules ]; then
   npm install --no-audit --no-fund || exit 1
 fi
 
-# Chromium for the browser tests, wrk for the load generator's test; installed only when missing.
-bash scripts/ensure-debian-packages.sh chromium wrk || exit 1
+# Chromium for the browser tests, wrk for the load generator's test, Prometheus (and promtool) for the
+# metrics test; installed only when missing.
+bash scripts/ensure-debian-packages.sh chromium wrk prometheus || exit 1
 
 # Every locked package must support the lowest release of each Node major package.json promises.
 step "Node versions" && { node scripts/check-engines.mjs || status=1; }

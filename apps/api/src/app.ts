@@ -11,10 +11,12 @@ import { mailAttachmentRenderer } from './modules/invoices/index.js';
 import { createMailer } from './core/mail.js';
 import { getOrCreateSecret } from './core/settings.repo.js';
 import { createJobQueue } from './core/jobs.js';
+import { createMetrics, type Metrics } from './core/metrics/index.js';
 import accessPlugin from './plugins/access.js';
 import { authenticateApiKey } from './modules/billing/index.js';
 import { findSession } from './modules/sessions/index.js';
 import errorsPlugin from './plugins/errors.js';
+import metricsPlugin from './plugins/metrics.js';
 import openapiPlugin from './plugins/openapi.js';
 import securityHeadersPlugin from './plugins/security-headers.js';
 import textGuardPlugin from './plugins/text-guard.js';
@@ -35,6 +37,8 @@ export interface BuildOptions {
   hashCost?: HashCost;
   logger?: FastifyServerOptions['logger'];
   serveWeb?: boolean;
+  /** The server's, with the process's own metrics; otherwise the app makes its own. */
+  metrics?: Metrics;
 }
 
 declare module 'fastify' {
@@ -60,7 +64,8 @@ async function createDeps(options: BuildOptions, log: FastifyBaseLogger): Promis
   const workers = createWorkerPool();
   const sessionSecret = env.SESSION_SECRET ?? (await getOrCreateSecret(database.db, 'session_secret'));
   const config = { ...defaultConfig, ...options.config };
-  const jobs = createJobQueue({ db: database.db, config, log });
+  const metrics = options.metrics ?? createMetrics();
+  const jobs = createJobQueue({ db: database.db, config, log, metrics });
   return {
     db: database.db,
     dbKind: database.kind,
@@ -81,6 +86,7 @@ async function createDeps(options: BuildOptions, log: FastifyBaseLogger): Promis
     secrets: deriveSecrets(sessionSecret),
     jobs,
     clock: env.TEST_CLOCK ? new OffsetClock() : systemClock,
+    metrics,
   };
 }
 
@@ -112,6 +118,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Lets plugins name `db` as a dependency.
   await app.register(fp(async () => {}, { name: 'db' }));
 
+  // First, so it times every answer, the not-found and error handlers' too.
+  await app.register(metricsPlugin, { metrics: deps.metrics, database: options.database });
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, {
     https: options.env.publicIsHttps,

@@ -99,3 +99,12 @@ describe('refused in any mode', () => {
     ]);
   });
 });
+
+describe('METRICS_PORT', () => {
+  it('is off when unset, and a port of its own when set', () => {
+    expect(loadEnv({}).METRICS_PORT).toBeUndefined();
+    expect(loadEnv({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+    expect(refusal({ PORT: '3000', METRICS_PORT: '3000' })).toContain('METRICS_PORT must differ from PORT');
+    expect(refusal({ METRICS_PORT: '70000' })).toContain('METRICS_PORT');
+  });
+});

@@ -51,6 +51,8 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /** Port of Prometheus's `GET /metrics`, on HOST; unset, nothing answers scrapes (docs/decisions/031). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   /** Public address of the portal: every link in an email, the Origin check, Secure cookies and HSTS. */
   PUBLIC_URL: publicUrlSchema,
   TRUST_PROXY: trustProxySchema,
@@ -136,6 +138,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   if (env.NODE_ENV === 'production' && env.TEST_CLOCK) {
     problems.push('TEST_CLOCK moves the billing clock for tests; it cannot be set when NODE_ENV=production');
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+    problems.push('METRICS_PORT must differ from PORT: metrics are answered on a port of their own');
   }
   const paymentProvider = resolvePaymentProvider(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);

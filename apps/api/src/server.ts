@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { defaultConfig } from './core/config.js';
+import { createMetrics, listenForScrapes, type ScrapeServer } from './core/metrics/index.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { openConfiguredDatabase } from './db/open-configured-database.js';
 import { seed } from './db/seed.js';
@@ -15,12 +16,15 @@ async function main() {
     password: env.ADMIN_PASSWORD,
   });
 
+  const metrics = createMetrics({ process: true });
   const app = await buildApp({
     env,
     database,
+    metrics,
     serveWeb: true,
     config: { limits: { ...defaultConfig.limits, loginPerAddress: env.LOGIN_ATTEMPTS_PER_ADDRESS } },
   });
+  let scrapes: ScrapeServer | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -32,6 +36,7 @@ async function main() {
       // (test/faults.test.ts, "SIGTERM under load").
       const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
       await app.close().finally(() => clearInterval(sweep));
+      await scrapes?.close();
       await database.close();
     } finally {
       unlock();
@@ -42,6 +47,9 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: env.PORT, host: env.HOST });
+  if (env.METRICS_PORT !== undefined) {
+    scrapes = await listenForScrapes(metrics.registry, { port: env.METRICS_PORT, host: env.HOST });
+  }
   const url = env.publicOrigin;
   const lines = [
     '',
@@ -49,6 +57,7 @@ async function main() {
     `  Database: ${database.kind === 'pglite' ? `embedded PGlite in ${dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Super administrator: ${seeded.adminEmail}`,
   ];
+  if (scrapes) lines.push(`  Metrics (Prometheus): ${scrapes.url}`);
   if (env.paymentProvider === 'sandbox') {
     lines.push('  Payments: built-in sandbox (Test mode: no real money is charged)');
   }

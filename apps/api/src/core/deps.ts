@@ -6,6 +6,7 @@ import type { Clock } from './clock.js';
 import type { AppConfig } from './config.js';
 import type { JobQueue } from './jobs.js';
 import type { Mailer } from './mail.js';
+import type { Metrics } from './metrics/index.js';
 import type { PaymentProvider } from './payments/index.js';
 import type { Secrets } from './secrets.js';
 import type { WorkerPool } from './worker-pool.js';
@@ -35,6 +36,11 @@ export interface Deps {
   jobs: JobQueue;
   /** The billing cycle's time: the system clock, or a test's (core/clock.ts). */
   clock: Clock;
+  /**
+   * Prometheus metrics (core/metrics): services count what they did once it committed, e.g.
+   * `deps.metrics.business.signIn('succeeded')`.
+   */
+  metrics: Metrics;
 }
 
 /** The same deps on another connection or transaction. */

@@ -5,6 +5,7 @@ import { systemActor, type SystemActor } from './actor.js';
 import type { AppConfig } from './config.js';
 import type { Deps } from './deps.js';
 import { executorOn } from './jobs.repo.js';
+import type { Metrics } from './metrics/index.js';
 import { runOncePerSlot } from './scheduled-runs.js';
 
 /** One run of a job, as its handler sees it. */
@@ -130,8 +131,13 @@ async function retryOnRace(work: () => Promise<void>): Promise<void> {
 }
 
 /** The portal's job queue: pg-boss on the portal's own database, embedded or PostgreSQL. */
-export function createJobQueue(options: { db: Db; config: AppConfig; log: FastifyBaseLogger }): JobQueue {
-  const { db, config, log } = options;
+export function createJobQueue(options: {
+  db: Db;
+  config: AppConfig;
+  log: FastifyBaseLogger;
+  metrics: Pick<Metrics, 'jobsDefined' | 'jobRan'>;
+}): JobQueue {
+  const { db, config, log, metrics } = options;
   // Once stopped, statements answer nothing, as pg-boss's own connection does once closed: a try that
   // outlived the shutdown was handed back to the queue already, and its late completion (which
   // pg-boss does not await) must not reach a pool that may be closed by then.
@@ -193,6 +199,11 @@ export function createJobQueue(options: { db: Db; config: AppConfig; log: Fastif
       const failed = outcomes.flatMap((outcome, i) =>
         outcome.status === 'rejected' ? [{ id: jobs[i]!.id, error: outcome.reason as unknown }] : [],
       );
+      outcomes.forEach((outcome, i) => {
+        const lastTry = jobs[i]!.retryCount >= jobs[i]!.retryLimit;
+        const ended = outcome.status === 'fulfilled' ? 'succeeded' : lastTry ? 'gave_up' : 'failed';
+        metrics.jobRan(definition.name, ended);
+      });
       for (const { id: jobId, error } of failed) {
         log.warn(
           { err: error, job: definition.name, jobId },
@@ -238,6 +249,7 @@ export function createJobQueue(options: { db: Db; config: AppConfig; log: Fastif
         });
         queues.add(definition.name);
       }
+      metrics.jobsDefined([...queues]);
       for (const definition of definitions) {
         if (definition.schedule && config.jobs.schedule) {
           await boss.schedule(definition.name, definition.schedule, {}, { tz: TIME_ZONE });

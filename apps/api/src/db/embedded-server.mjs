@@ -3,6 +3,7 @@
 // and the database's work never runs on the thread that answers requests (docs/decisions/017).
 // Plain JavaScript: a worker thread is started by Node, outside the TypeScript loader of its parent.
 import { Blob } from 'node:buffer';
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -22,7 +23,28 @@ const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 
 await server.start();
 parentPort.postMessage({ type: 'ready' });
 
+/**
+ * A copy of the data folder as PGlite's dumpDataDir makes it (a tar that `loadDataDir` takes back),
+ * answered on the request's own port. PGlite takes it between two protocol messages, with no statement
+ * running: what a crash at that instant would leave, which PostgreSQL's recovery turns into exactly the
+ * transactions committed before it (docs/decisions/030). Uncompressed: gzip would hold the database longer.
+ */
+async function answerDump(reply) {
+  try {
+    const started = performance.now();
+    const dumped = await db.dumpDataDir('none');
+    const ms = performance.now() - started;
+    const tar = new Uint8Array(await dumped.arrayBuffer());
+    reply.postMessage({ tar, ms }, [tar.buffer]);
+  } catch (error) {
+    reply.postMessage({ error: String(error) });
+  } finally {
+    reply.close();
+  }
+}
+
 parentPort.on('message', async (message) => {
+  if (message?.type === 'dump') return answerDump(message.reply);
   if (message?.type !== 'close') return;
   try {
     await server.stop();

@@ -60,13 +60,18 @@ export async function login(
     addressWindowMs: windowMs,
     lockWindowMs: lockoutMs,
   });
-  if (hits > loginPerAddress) throw tooManyRequests(messages.login.tooManyAttempts);
+  if (hits > loginPerAddress) {
+    deps.metrics.business.signIn('throttled');
+    throw tooManyRequests(messages.login.tooManyAttempts);
+  }
   const passwordMatches = await deps.hasher.verify(user?.passwordHash ?? null, input.password);
   const locked = (user?.failuresFromAddress ?? 0) >= lockoutThreshold;
 
   if (!user || !passwordMatches || locked || !user.isActive) {
     // The same statement for an unknown account, keyed by what it was asked for.
     await recordSignInFailure(deps.db, user?.id ?? subject, actor.address, lockoutMs);
+    deps.metrics.business.signIn(locked ? 'locked' : 'refused');
+    if (user && user.failuresFromAddress + 1 === lockoutThreshold) deps.metrics.business.accountLocked();
     throw unauthorized(messages.login.invalidCredentials);
   }
 
@@ -83,7 +88,9 @@ export async function login(
   const [answer] = await userDtosAt(deps.db, [user], user.version);
   if (!answer) throw unauthorized(messages.login.invalidCredentials);
   const twoFactor = { enabled: false, required: user.twoFactorRequired };
-  return { kind: 'signedIn', ...(await signedIn(deps, actor, { ...answer, twoFactor }, input.deviceToken)) };
+  const session = await signedIn(deps, actor, { ...answer, twoFactor }, input.deviceToken);
+  deps.metrics.business.signIn('succeeded');
+  return { kind: 'signedIn', ...session };
 }
 
 /**
@@ -110,6 +117,8 @@ export async function completeSignIn(
   if (!attempt || attempt.outcome === 'spent') throw unauthorized(messages.twoFactor.challengeExpired);
   if (attempt.outcome === 'refused') {
     const fromAllAddresses = await recordCodeFailure(deps.db, attempt.id, actor.address, lockoutMs);
+    deps.metrics.business.secondFactorFailed('sign_in');
+    if (attempt.failuresFromAddress + 1 === lockoutThreshold) deps.metrics.business.accountLocked();
     // Once per window, as the cap is reached: whoever is guessing has the password.
     if (fromAllAddresses === codeFailuresPerAccount) await mailCodeFailures(deps, actor, attempt);
     throw unauthorized(messages.twoFactor.codeInvalid);
@@ -119,7 +128,9 @@ export async function completeSignIn(
   const [answer] = await userDtosAt(deps.db, [attempt], attempt.version);
   if (!answer) throw unauthorized(messages.twoFactor.challengeExpired);
   const twoFactor = { enabled: true, required: attempt.twoFactorRequired };
-  return signedIn(deps, actor, { ...answer, twoFactor }, input.deviceToken);
+  const session = await signedIn(deps, actor, { ...answer, twoFactor }, input.deviceToken);
+  deps.metrics.business.signIn('succeeded');
+  return session;
 }
 
 /**

@@ -69,7 +69,7 @@ export async function useCredits(
   input: { client: ApiClient; body: UseCreditsBody },
 ) {
   const { client, body } = input;
-  return deps.db.transaction(async (tx) => {
+  const used = await deps.db.transaction(async (tx) => {
     if (!(await lockOrganization(tx, client.organizationId))) {
       throw notFound(messages.users.organizationNotFound);
     }
@@ -114,4 +114,6 @@ export async function useCredits(
       replayed: false,
     };
   });
+  if (!used.replayed) deps.metrics.business.creditsUsed(used.debited);
+  return used;
 }

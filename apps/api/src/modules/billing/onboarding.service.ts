@@ -15,6 +15,7 @@ import { toPaymentDto, toSubscriptionDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { creditBalance, lockOrganization } from './ledger.repo.js';
 import { findAdminRoleId } from './onboarding.repo.js';
+import { countManualPayment } from './business-metrics.js';
 import { recordManualPayment } from './payments.service.js';
 import { checkAmounts, newPeriod } from './rules.js';
 import { setUpPlan } from './renewals.service.js';
@@ -104,6 +105,10 @@ export async function onboard(deps: Deps, actor: Actor, input: { body: Onboardin
       return {
         status: 201,
         body: { success: true as const, data },
+        afterCommit: async () => {
+          deps.metrics.business.creditsSold('subscription', subscription.totalInterviewCredits);
+          if (payment) countManualPayment(deps.metrics.business, payment);
+        },
       };
     },
   });

@@ -22,6 +22,7 @@ import { withDb, type Deps } from '../../core/deps.js';
 import { issueInvoice, requireSellerTaxProfile } from '../invoices/index.js';
 import { notifyOrganizationAdmins } from '../notifications/index.js';
 import { findOrganization } from '../organizations/index.js';
+import { countOnlinePayment } from './business-metrics.js';
 import { toOrderDto, toPaymentDto } from './dto.js';
 import { creditBalance, insertLedgerEntryOnce, lockOrganization } from './ledger.repo.js';
 import {
@@ -392,6 +393,7 @@ export async function verifyPayment(
     return result ? { ...result, balance: await creditBalance(tx, order.organizationId) } : null;
   });
   if (!applied) throw notFound(messages.payment.orderNotFound);
+  if (applied.changed) countOnlinePayment(deps.metrics.business, 'checkout', applied.order);
   return {
     status: 'payment_verified',
     message: messages.payment.verified,

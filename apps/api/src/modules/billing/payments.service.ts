@@ -12,6 +12,7 @@ import { tenantScope, type Actor } from '../../core/actor.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
 import type { Deps } from '../../core/deps.js';
 import { issueInvoice } from '../invoices/index.js';
+import { countManualPayment } from './business-metrics.js';
 import { toPaymentDto } from './dto.js';
 import { runIdempotent } from './idempotency.service.js';
 import { lockOrganization } from './ledger.repo.js';
@@ -125,6 +126,7 @@ export async function createPayment(
       return {
         status: 201,
         body: { success: true as const, data: toPaymentDto(payment) },
+        afterCommit: async () => countManualPayment(deps.metrics.business, payment),
       };
     },
   });

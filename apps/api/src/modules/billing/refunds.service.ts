@@ -218,6 +218,7 @@ export async function refundPayment(
       return {
         status: 201,
         body: { success: true as const, message: messages.refunds.done, data },
+        afterCommit: async () => deps.metrics.business.refunded(body.amountPaise),
       };
     },
   });

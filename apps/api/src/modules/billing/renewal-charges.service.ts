@@ -16,6 +16,7 @@ import { notifyOrganizationAdmins } from '../notifications/index.js';
 import { lockOrganization } from './ledger.repo.js';
 import { insertPayment } from './payments.repo.js';
 import { settleRenewal } from './renewal-settlement.service.js';
+import { debitReceipt } from './rules.js';
 import {
   claimDueCharge,
   findPlan,
@@ -33,13 +34,7 @@ const CHARGE_LEASE_MS = 45_000;
 const PENDING_RECHECK_MS = 15 * 60_000;
 const PAYABLE: readonly RenewalStatus[] = PAYABLE_RENEWAL_STATUSES;
 
-/**
- * The receipt naming one attempt's debit at the provider (Razorpay takes at most 40 characters), and
- * the notes its webhooks bring back.
- */
-export function debitReceipt(renewalId: string, attempt: number) {
-  return `rn_${renewalId.replaceAll('-', '')}_${attempt}`;
-}
+/** The notes a debit carries to the provider, which its webhooks bring back. */
 function debitNotes(renewalId: string, attempt: number): Record<string, string> {
   return { purpose: 'renewal', renewal_id: renewalId, attempt: String(attempt) };
 }
@@ -89,20 +84,23 @@ export async function chargeRenewal(
           notes: debitNotes(claimed.id, attempt),
         })
       : { status: 'failed', reason: 'The mandate is no longer authorized.' };
-  return recordDebitOutcome(deps, actor, { renewalId: claimed.id, attempt, outcome });
+  const recorded = await recordDebitOutcome(deps, actor, { renewalId: claimed.id, attempt, outcome });
+  recorded?.counted();
+  return recorded?.status ?? null;
 }
 
 /**
  * Records what came of a renewal's debit attempt, from its job or from the provider's webhook, once:
  * the renewal must be `charging` that attempt. A pending debit stays `charging`, asked again after
  * PENDING_RECHECK_MS. A capture reported after its attempt was recorded as declined (a bank's late
- * answer) settles the renewal if it is still unpaid. Null when nothing changed.
+ * answer) settles the renewal if it is still unpaid. Null when nothing changed; `counted` counts the
+ * outcome in the metrics once the caller's transaction committed.
  */
 export async function recordDebitOutcome(
   deps: Deps,
   actor: SystemActor,
   input: { renewalId: string; attempt: number; outcome: MandateCharge; providerOrderId?: string },
-): Promise<RenewalStatus | null> {
+): Promise<{ status: RenewalStatus; counted: () => void } | null> {
   const { attempt, outcome } = input;
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
@@ -128,7 +126,7 @@ export async function recordDebitOutcome(
         chargeLeaseUntil: new Date(now.getTime() + PENDING_RECHECK_MS),
         lastError: 'Waiting for the bank to answer the debit.',
       });
-      return 'charging';
+      return { status: 'charging' as const, counted: () => {} };
     }
     if (outcome.status === 'captured') {
       const pay = async (subscription: SubscriptionRow) => {
@@ -152,7 +150,14 @@ export async function recordDebitOutcome(
         status: 'charged',
         pay,
       });
-      return settled.renewal.status;
+      return {
+        status: settled.renewal.status,
+        counted: () =>
+          deps.metrics.business.renewalCharged({
+            amountPaise: renewal.amountPaise,
+            credits: renewal.credits,
+          }),
+      };
     }
     // No retry after the period's end: the renewal then waits to be paid.
     const planned = nextRetry(renewal, attempt, now);
@@ -180,7 +185,7 @@ export async function recordDebitOutcome(
       link: '/dashboard/billing',
       dedupeKey: `renewal-failed:${renewal.id}:${attempt}`,
     });
-    return 'failed';
+    return { status: 'failed' as const, counted: () => deps.metrics.business.renewalFailed('declined') };
   });
 }
 

@@ -29,7 +29,8 @@ import {
   notifications,
   sandboxMandateCharges,
 } from '../../db/schema/index.js';
-import { chargeRenewal, debitReceipt } from './renewal-charges.service.js';
+import { chargeRenewal } from './renewal-charges.service.js';
+import { debitReceipt } from './rules.js';
 import { runRenewals } from './renewals.service.js';
 import { balanceOf, capturedPayments, monthAfter, onboardingBody, renewalsOf } from './test-helpers.js';
 

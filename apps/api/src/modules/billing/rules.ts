@@ -172,3 +172,8 @@ export function sellingTerms(input: { credits: number; pricePerCreditPaise: numb
   });
   return { terms, amounts };
 }
+
+/** The receipt naming one attempt's debit at the provider (Razorpay takes at most 40 characters). */
+export function debitReceipt(renewalId: string, attempt: number) {
+  return `rn_${renewalId.replaceAll('-', '')}_${attempt}`;
+}

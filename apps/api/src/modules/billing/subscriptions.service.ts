@@ -165,7 +165,11 @@ export async function createSubscription(
       });
       if (payment) await setPaymentSubscription(tx, payment.id, row.id);
       await grantSubscriptionCredits(txDeps, actor, { subscription: row });
-      return { status: 201, body: { success: true as const, data: toSubscriptionDto(row) } };
+      return {
+        status: 201,
+        body: { success: true as const, data: toSubscriptionDto(row) },
+        afterCommit: async () => deps.metrics.business.creditsSold('subscription', row.totalInterviewCredits),
+      };
     },
   });
 }

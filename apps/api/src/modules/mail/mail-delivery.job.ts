@@ -28,6 +28,7 @@ export const mailDeliveryJob = defineJob<{ outboxId: string }>({
     await recordDeliveryAttempt(deps.db, outboxId, attempt, giveUp);
     if (attempt.outcome === 'temporary_failure' && !giveUp) throw new TemporaryMailFailure(attempt.error);
     if (giveUp) {
+      deps.metrics.mailGivenUp();
       const mail = await findOutboxMail(deps.db, outboxId);
       deps.log.warn({ outboxId, to: mail?.toAddress, error: attempt.error }, 'email given up');
       if (mail?.organizationId) {

@@ -170,7 +170,10 @@ export async function enableTwoFactor(deps: Deps, actor: Actor, input: { code: s
   const totp = await findTotp(deps.db, actor.userId);
   if (!totp) throw conflict(messages.twoFactor.noPendingSetup);
   if (totp.confirmedAt) throw conflict(messages.twoFactor.alreadyEnabled);
-  if (!(await acceptCode(deps, totp, input.code))) throw badRequest(messages.twoFactor.codeInvalid);
+  if (!(await acceptCode(deps, totp, input.code))) {
+    deps.metrics.business.secondFactorFailed('settings');
+    throw badRequest(messages.twoFactor.codeInvalid);
+  }
   return deps.db.transaction(async (tx) => {
     await confirmTotp(tx, actor.userId);
     await markSecondFactor(withDb(deps, tx), actor);
@@ -203,7 +206,10 @@ async function confirmWithPasswordAndCode(deps: Deps, actor: Actor, body: Confir
         actor.userId,
         recoveryCodeHash(deps.secrets.twoFactor.recoveryKey, body.code),
       );
-  if (!accepted) throw badRequest(messages.twoFactor.codeInvalid);
+  if (!accepted) {
+    deps.metrics.business.secondFactorFailed('settings');
+    throw badRequest(messages.twoFactor.codeInvalid);
+  }
 }
 
 /** Turning the factor off ends the user's other sessions, as turning it on does. */
