@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const serverEntry = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 const commandEntries = {
   'reset-two-factor': fileURLToPath(new URL('../src/cli/reset-two-factor.ts', import.meta.url)),
+  backup: fileURLToPath(new URL('../src/cli/backup.ts', import.meta.url)),
+  restore: fileURLToPath(new URL('../src/cli/restore.ts', import.meta.url)),
 };
 
 export interface PortalProcess {
@@ -40,10 +43,16 @@ function hermeticEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
 /**
  * Runs the real server entry (src/server.ts) with `settings`, and resolves once it prints its address
  * or exits. Call killPortals() in afterEach: a failed expectation must not leave it running.
+ * `options.checkout` runs another checkout's server from its folder (an older release: upgrade.test.ts).
  */
-export function startPortal(settings: Record<string, string>): Promise<PortalProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+export function startPortal(
+  settings: Record<string, string>,
+  options: { checkout?: string } = {},
+): Promise<PortalProcess> {
+  const entry = options.checkout ? join(options.checkout, 'apps/api/src/server.ts') : serverEntry;
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     env: hermeticEnv(settings),
+    ...(options.checkout ? { cwd: options.checkout } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
@@ -73,14 +82,15 @@ export async function killPortals(): Promise<void> {
 }
 
 /**
- * Runs one of the operator's commands (`npm run reset-two-factor`) to its end with `settings` as its
- * whole environment, as startPortal does; answers its exit code and everything it printed.
+ * Starts one of the operator's commands (`npm run reset-two-factor`, `backup`, `restore`) with
+ * `settings` as its whole environment, as startPortal does; a test may read what it prints while it
+ * runs. killPortals() ends it too, should a test fail while it runs.
  */
-export function runCommand(
+export function startCommand(
   name: keyof typeof commandEntries,
   args: string[],
   settings: Record<string, string>,
-): Promise<{ code: number | null; output: string }> {
+): PortalProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', commandEntries[name], ...args], {
     env: hermeticEnv(settings),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,8 +98,24 @@ export function runCommand(
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve({ code, output }));
-    child.once('error', () => resolve({ code: null, output }));
+  // 'close', not 'exit': by then everything it printed has been read.
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('close', (code) => resolve(code));
+    child.once('error', () => resolve(null));
   });
+  const command: PortalProcess = { child, output: () => output, exited };
+  running.add(command);
+  void exited.then(() => running.delete(command));
+  return command;
+}
+
+/** Runs one of the operator's commands to its end (startCommand); answers its exit code and output. */
+export async function runCommand(
+  name: keyof typeof commandEntries,
+  args: string[],
+  settings: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const command = startCommand(name, args, settings);
+  const code = await command.exited;
+  return { code, output: command.output() };
 }

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { SYSTEM_ROLES, isStrongPassword } from '@portal/shared';
 import type { Db } from './client.js';
 import { organizations, roles, users } from './schema/index.js';
@@ -32,7 +32,7 @@ export function generatePassword(): string {
 /**
  * First start: the platform organization and one super administrator. The features and the system
  * roles come from migrations (0006), so that an upgrade brings their changes too. Every step checks
- * before it inserts, so a restart seeds nothing twice.
+ * before it inserts, under a lock, so neither a restart nor processes starting together seed twice.
  */
 export async function seed(
   db: Db,
@@ -44,6 +44,8 @@ export async function seed(
   const passwordHash = await hasher.hash(admin.password ?? generatedPassword!);
 
   return db.transaction(async (tx) => {
+    // Processes starting at once on an empty PostgreSQL seed one at a time: the later ones find it done.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('interview-credits-portal seed'))`);
     const [superRole] = await tx
       .select({ id: roles.id })
       .from(roles)

@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_PERMISSIONS, FEATURES, SCOPES, SYSTEM_ROLES, type FeatureKey } from '@portal/shared';
-import { createPostgresDatabase, usePostgres } from '../../test/test-database.js';
+import { STRONG_PASSWORD } from '../../test/harness.js';
+import { createPostgresDatabase, TEST_HASH_COST, usePostgres } from '../../test/test-database.js';
 import { migrationsFolder, openDatabase, type Database } from './client.js';
-import { features, rolePermissions, roles } from './schema/index.js';
+import { createPasswordHasher } from '../lib/passwords.js';
+import { seed } from './seed.js';
+import { features, organizations, rolePermissions, roles, users } from './schema/index.js';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -88,5 +91,31 @@ describe('the features and system roles the migrations write', () => {
     expect(await grantsOf(database, SYSTEM_ROLES.superAdmin)).toEqual(expectedSuper);
     const systemRoles = await database.db.select().from(roles).where(isNull(roles.organizationId));
     expect(systemRoles.map((r) => r.name).sort()).toEqual([SYSTEM_ROLES.admin, SYSTEM_ROLES.superAdmin]);
+  });
+});
+
+describe('the first start', () => {
+  it('seeds one platform and one super administrator when several processes seed at once', async () => {
+    const database = await emptyDatabase();
+    await database.migrate();
+    // Each seed on its own connection, as separate processes would (PGlite serves one at a time). The
+    // hash is made once beforehand, so that the seeds' transactions overlap instead of taking turns.
+    const real = createPasswordHasher(TEST_HASH_COST);
+    const hash = await real.hash(STRONG_PASSWORD);
+    const hasher = { ...real, hash: () => Promise.resolve(hash) };
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => seed(database.db, hasher, { password: STRONG_PASSWORD })),
+    );
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    const platforms = await database.db
+      .select()
+      .from(organizations)
+      .where(eq(organizations.isPlatform, true));
+    expect(platforms).toHaveLength(1);
+    const [superRole] = await database.db
+      .select({ id: roles.id })
+      .from(roles)
+      .where(and(eq(roles.name, SYSTEM_ROLES.superAdmin), isNull(roles.organizationId)));
+    expect(await database.db.select().from(users).where(eq(users.roleId, superRole!.id))).toHaveLength(1);
   });
 });
