@@ -86,6 +86,7 @@ async function createDeps(options: BuildOptions, log: FastifyBaseLogger): Promis
     secrets: deriveSecrets(sessionSecret),
     jobs,
     clock: env.TEST_CLOCK ? new OffsetClock() : systemClock,
+    lifecycle: { draining: false },
     metrics,
   };
 }

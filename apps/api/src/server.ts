@@ -7,6 +7,9 @@ import { seed } from './db/seed.js';
 import { ConfigError, loadEnv } from './env.js';
 import { createPasswordHasher } from './lib/passwords.js';
 
+/** Longer than the jobs' own shutdown (config.jobs.shutdownMs), with room for requests and the database. */
+const SHUTDOWN_LIMIT_MS = 30_000;
+
 async function main() {
   const env = loadEnv();
   const { database, dataDir, unlock } = await openConfiguredDatabase(env);
@@ -30,6 +33,14 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // Readiness answers 503 from now; in-flight requests and jobs get SHUTDOWN_LIMIT_MS in all, then
+    // the process ends anyway (a job cut short is taken again once its try expires).
+    app.deps.lifecycle.draining = true;
+    setTimeout(() => {
+      app.log.error({ signal }, `shutdown took longer than ${SHUTDOWN_LIMIT_MS} ms; exiting`);
+      unlock();
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     try {
       // A connection still serving a request when the signal came goes idle afterwards; close it then,
       // or server.close() waits for the client's keep-alive to lapse (72 s) before the process can exit

@@ -25,6 +25,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'POST /api/auth/reset-password': 'one-time link',
   'POST /api/auth/reset-password/check': 'whether a one-time link is still usable, read-only',
   'GET /api/health': 'liveness probe',
+  'GET /api/health/live': 'liveness probe, without the database',
+  'GET /api/health/ready': "readiness probe: the database, its migrations, the process's shutdown",
   'GET /api/config': 'public client configuration',
   'POST /api/auth/auth-session/two-factor': "sign-in's second step; checks the password step's challenge",
   'POST /api/admin/payment/webhook': 'Razorpay webhook, verified by signature',

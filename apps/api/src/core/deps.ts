@@ -36,6 +36,8 @@ export interface Deps {
   jobs: JobQueue;
   /** The billing cycle's time: the system clock, or a test's (core/clock.ts). */
   clock: Clock;
+  /** Set once SIGTERM came: readiness answers 503 while in-flight work finishes (server.ts). */
+  lifecycle: { draining: boolean };
   /**
    * Prometheus metrics (core/metrics): services count what they did once it committed, e.g.
    * `deps.metrics.business.signIn('succeeded')`.

@@ -42,8 +42,11 @@ export const tooManyRequests = (message: string = messages.http.tooManyRequests)
  * Retry-After, so the client comes back a little later instead of everyone slowing down.
  */
 export class ServiceBusyError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(503, messages.http.busy, 'SERVICE_BUSY');
+  constructor(
+    readonly retryAfterSeconds: number,
+    errors?: FieldErrors,
+  ) {
+    super(503, messages.http.busy, 'SERVICE_BUSY', errors);
   }
 }
 

@@ -1,6 +1,10 @@
 import type { Visitor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
+import { appliedMigrationCount, shippedMigrationCount } from '../../db/migration-state.js';
 import { pingDatabase } from './platform.repo.js';
+
+/** A database that has not answered by then counts as unreachable. */
+const READY_DATABASE_TIMEOUT_MS = 2_000;
 
 /** Public settings the web app needs before sign-in (links from configuration). */
 export function publicSettings(deps: Deps, _actor: Visitor) {
@@ -19,4 +23,36 @@ export function publicSettings(deps: Deps, _actor: Visitor) {
 export async function checkHealth(deps: Deps, _actor: Visitor): Promise<{ database: string }> {
   await pingDatabase(deps.db);
   return { database: deps.dbKind };
+}
+
+export interface Readiness {
+  ready: boolean;
+  /** What stops it, each with the operator's reading: the database, its migrations, the shutdown. */
+  problems: Record<string, string[]>;
+}
+
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Readiness, for a load balancer or orchestrator: not ready while the database does not answer within
+ * READY_DATABASE_TIMEOUT_MS, while migrations are pending (another process is applying them), or once
+ * the process is draining after SIGTERM.
+ */
+export async function checkReadiness(deps: Deps, _actor: Visitor): Promise<Readiness> {
+  const problems: Record<string, string[]> = {};
+  if (deps.lifecycle.draining) problems.draining = ['The process is shutting down.'];
+  try {
+    const applied = await within(READY_DATABASE_TIMEOUT_MS, appliedMigrationCount(deps.db));
+    const pending = shippedMigrationCount() - applied;
+    if (pending > 0) problems.migrations = [`${pending} migration(s) not yet applied.`];
+  } catch {
+    problems.database = [`The database did not answer within ${READY_DATABASE_TIMEOUT_MS} ms.`];
+  }
+  return { ready: Object.keys(problems).length === 0, problems };
 }
