@@ -16,6 +16,7 @@ import accessPlugin from './plugins/access.js';
 import { authenticateApiKey } from './modules/billing/index.js';
 import { findSession } from './modules/sessions/index.js';
 import errorsPlugin from './plugins/errors.js';
+import overloadPlugin from './plugins/overload.js';
 import metricsPlugin from './plugins/metrics.js';
 import openapiPlugin from './plugins/openapi.js';
 import securityHeadersPlugin from './plugins/security-headers.js';
@@ -122,6 +123,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // First, so it times every answer, the not-found and error handlers' too.
   await app.register(metricsPlugin, { metrics: deps.metrics, database: options.database });
   await app.register(errorsPlugin);
+  await app.register(overloadPlugin, deps.config.overload);
   await app.register(securityHeadersPlugin, {
     https: options.env.publicIsHttps,
     razorpay: options.env.paymentProvider === 'razorpay',

@@ -80,6 +80,8 @@ export async function createTestApp(
       },
       // Jobs run as in production, polled often; schedules and maintenance are each test's to start.
       jobs: { ...TEST_JOBS, ...config.jobs },
+      // A loaded test machine lags; the overload test turns it on.
+      overload: config.overload ?? { maxEventLoopDelayMs: 0 },
     },
   });
   // No answer anywhere may carry a password or a hash: checked on every test request.

@@ -72,3 +72,30 @@ describe('liveness and readiness', () => {
     }
   });
 });
+
+describe('an overloaded process', () => {
+  it('answers 503 with Retry-After while its event loop lags, the probes still answer, then recovers', async () => {
+    const overloaded = await createTestApp({ overload: { maxEventLoopDelayMs: 200 } });
+    try {
+      const list = () => overloaded.app.inject({ method: 'GET', url: '/api/config' });
+      expect((await list()).statusCode).toBe(200);
+      // The event loop held 400 ms at a time for two seconds: its mean lag is far above 200 ms.
+      const until = Date.now() + 2_000;
+      while (Date.now() < until) {
+        const block = Date.now() + 400;
+        while (Date.now() < block);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const refused = await list();
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['retry-after']).toBe('10');
+      expect(refused.json()).toEqual({ success: false, message: messages.http.busy, errors: {} });
+      expect((await overloaded.app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
+      // A quiet second later it serves again.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect((await list()).statusCode).toBe(200);
+    } finally {
+      await overloaded.close();
+    }
+  });
+});

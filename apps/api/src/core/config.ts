@@ -12,6 +12,8 @@ export interface AppConfig {
     /** Wrong second-step codes to one account from all addresses together, per `lockoutMs`. */
     codeFailuresPerAccount: number;
   };
+  /** Requests are refused (503) while the event loop lags more than this on average; 0: never (plugins/overload.ts). */
+  overload: { maxEventLoopDelayMs: number };
   /** Background work (core/jobs.ts, docs/decisions/026). */
   jobs: {
     /** This process takes jobs; off in a process that only serves requests. */
@@ -43,6 +45,7 @@ export const defaultConfig: AppConfig = {
     // 10 guesses per 15 minutes at 3 in 10^6 each: about a year of guessing to sign in once.
     codeFailuresPerAccount: 10,
   },
+  overload: { maxEventLoopDelayMs: 1_000 },
   jobs: {
     work: true,
     schedule: true,
