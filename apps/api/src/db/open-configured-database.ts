@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Env } from '../env.js';
+import { serveBackups } from './backup-channel.js';
 import { openDatabase, type Database } from './client.js';
 import { lockDataDir } from './data-dir-lock.js';
 
@@ -16,6 +17,7 @@ export interface ConfiguredDatabase {
  * operator's commands): PostgreSQL at DATABASE_URL, else the embedded one in DATA_DIR, locked to this
  * process first (throws DataDirLockedError while another holds it). Without its database a process
  * can do nothing: if the embedded one stops, the process says so and exits, so a supervisor restarts it.
+ * The embedded database serves `npm run backup` while it is open (db/backup-channel.ts).
  */
 export async function openConfiguredDatabase(env: Env): Promise<ConfiguredDatabase> {
   const dataDir = resolve(env.DATA_DIR);
@@ -29,5 +31,20 @@ export async function openConfiguredDatabase(env: Env): Promise<ConfiguredDataba
       process.exit(1);
     },
   });
-  return { database, dataDir, unlock };
+  if (!database.dumpDataDir) return { database, dataDir, unlock };
+  try {
+    const channel = await serveBackups(dataDir, database.dumpDataDir, (message) =>
+      process.stderr.write(`${message}\n`),
+    );
+    if (!channel) return { database, dataDir, unlock };
+    const close = async () => {
+      await channel.close();
+      await database.close();
+    };
+    return { database: { ...database, close }, dataDir, unlock };
+  } catch (error) {
+    await database.close();
+    unlock();
+    throw error;
+  }
 }
