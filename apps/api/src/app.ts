@@ -30,6 +30,7 @@ import { systemActor } from './core/actor.js';
 import { deriveSecrets } from './core/secrets.js';
 import { createWorkerPool } from './core/worker-pool.js';
 import { createPaymentProvider } from './core/payments/index.js';
+import { traceLogFields, type Tracing } from './core/tracing/index.js';
 
 export interface BuildOptions {
   env: Env;
@@ -40,6 +41,8 @@ export interface BuildOptions {
   serveWeb?: boolean;
   /** The server's, with the process's own metrics; otherwise the app makes its own. */
   metrics?: Metrics;
+  /** Started by server.ts when OTEL_EXPORTER_OTLP_ENDPOINT is set (core/tracing); unset, no spans. */
+  tracing?: Tracing;
 }
 
 declare module 'fastify' {
@@ -92,12 +95,19 @@ async function createDeps(options: BuildOptions, log: FastifyBaseLogger): Promis
   };
 }
 
+/** While tracing, each log line written in a span carries its `trace_id` and `span_id`. */
+function loggerOptions(options: BuildOptions): FastifyServerOptions['logger'] {
+  const logger = options.logger ?? { level: options.env.LOG_LEVEL };
+  if (!options.tracing || typeof logger !== 'object') return logger;
+  return { ...logger, mixin: traceLogFields };
+}
+
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** Builds the app without listening (server.ts listens; tests use app.inject()). */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: options.env.LOG_LEVEL },
+    logger: loggerOptions(options),
     // X-Forwarded-* count only from the proxies named in TRUST_PROXY; unset, from nobody.
     trustProxy: options.env.TRUST_PROXY,
     bodyLimit: 1_048_576,
@@ -120,6 +130,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Lets plugins name `db` as a dependency.
   await app.register(fp(async () => {}, { name: 'db' }));
 
+  // Before every other plugin and route, which it must see registered to trace them.
+  if (options.tracing) await app.register(options.tracing.fastifyPlugin());
   // First, so it times every answer, the not-found and error handlers' too.
   await app.register(metricsPlugin, { metrics: deps.metrics, database: options.database });
   await app.register(errorsPlugin);

@@ -74,6 +74,8 @@ const envSchema = z.object({
   RAZORPAY_KEY_SECRET: z.string().optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** OTLP/HTTP collector (`http://collector:4318`): traces are exported there; unset, none are recorded. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   /**
    * `on`: the billing cycle runs on a clock the platform operator can move forward
    * (`POST /api/auth/test-clock`), so browser tests see a month pass. Refused in production.

@@ -1,3 +1,5 @@
+// First: it starts tracing, when configured, before the modules below load http and pg.
+import { tracing } from './core/tracing/preload.js';
 import { buildApp } from './app.js';
 import { defaultConfig } from './core/config.js';
 import { createMetrics, listenForScrapes, type ScrapeServer } from './core/metrics/index.js';
@@ -24,6 +26,7 @@ async function main() {
     env,
     database,
     metrics,
+    tracing,
     serveWeb: true,
     config: { limits: { ...defaultConfig.limits, loginPerAddress: env.LOGIN_ATTEMPTS_PER_ADDRESS } },
   });
@@ -49,6 +52,8 @@ async function main() {
       await app.close().finally(() => clearInterval(sweep));
       await scrapes?.close();
       await database.close();
+      // Exports the spans still buffered.
+      await tracing?.shutdown();
     } finally {
       unlock();
       process.exit(0);

@@ -3,7 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { CSRF_COOKIE, SYSTEM_ROLES } from '@portal/shared';
 import { eq, sql } from 'drizzle-orm';
 import { vi } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { buildApp, type BuildOptions } from '../src/app.js';
 import { defaultConfig, type AppConfig } from '../src/core/config.js';
 import type { Database } from '../src/db/client.js';
 import { roles, users } from '../src/db/schema/index.js';
@@ -51,7 +51,14 @@ export async function createTestApp(
     limits?: Partial<AppConfig['limits']>;
     jobs?: Partial<AppConfig['jobs']>;
   } = {},
-  options: { hashCost?: HashCost; env?: Record<string, string>; serveWeb?: boolean } = {},
+  options: {
+    hashCost?: HashCost;
+    env?: Record<string, string>;
+    serveWeb?: boolean;
+    /** Tracing and a logger of the test's own (tracing.test.ts). */
+    tracing?: BuildOptions['tracing'];
+    logger?: BuildOptions['logger'];
+  } = {},
 ): Promise<TestContext> {
   const { database, drop } = await openTestDatabase();
   const env = loadEnv({
@@ -64,7 +71,8 @@ export async function createTestApp(
     env,
     database,
     hashCost: options.hashCost ?? TEST_HASH_COST,
-    logger: false,
+    logger: options.logger ?? false,
+    tracing: options.tracing,
     serveWeb: options.serveWeb ?? false,
     config: {
       ...config,

@@ -7,6 +7,7 @@ import type { Deps } from './deps.js';
 import { executorOn } from './jobs.repo.js';
 import type { Metrics } from './metrics/index.js';
 import { runOncePerSlot } from './scheduled-runs.js';
+import { inJobSpan, withTraceContext } from './tracing/index.js';
 
 /** One run of a job, as its handler sees it. */
 export interface JobRun<T> {
@@ -178,23 +179,26 @@ export function createJobQueue(options: {
       // Each job of a batch succeeds or fails on its own: a failed one is handed back for retry here,
       // and pg-boss then completes only those still active.
       const outcomes = await Promise.allSettled(
-        jobs.map((job) => {
-          const run: JobRun<unknown> = {
-            id: job.id,
-            data: job.data,
-            retryCount: job.retryCount,
-            retryLimit: job.retryLimit,
-            // Timestamps come as text through drizzle's driver.
-            createdOn: new Date(job.createdOn),
-          };
-          return definition.schedule
-            ? runOncePerSlot(
-                deps,
-                { job: definition.name, cron: definition.schedule, timeZone: TIME_ZONE, run },
-                () => definition.run(deps, actor, run),
-              )
-            : definition.run(deps, actor, run);
-        }),
+        jobs.map((job) =>
+          // A job queued during a traced request continues that request's trace.
+          inJobSpan(definition.name, job.id, job.data, (data) => {
+            const run: JobRun<unknown> = {
+              id: job.id,
+              data,
+              retryCount: job.retryCount,
+              retryLimit: job.retryLimit,
+              // Timestamps come as text through drizzle's driver.
+              createdOn: new Date(job.createdOn),
+            };
+            return definition.schedule
+              ? runOncePerSlot(
+                  deps,
+                  { job: definition.name, cron: definition.schedule, timeZone: TIME_ZONE, run },
+                  () => definition.run(deps, actor, run),
+                )
+              : definition.run(deps, actor, run);
+          }),
+        ),
       );
       const failed = outcomes.flatMap((outcome, i) =>
         outcome.status === 'rejected' ? [{ id: jobs[i]!.id, error: outcome.reason as unknown }] : [],
@@ -228,7 +232,7 @@ export function createJobQueue(options: {
   return {
     async send(target, job, data, sendOptions = {}) {
       sends++;
-      await boss.send(job.name, data as object, { ...sendOptions, db: executorOn(target) });
+      await boss.send(job.name, withTraceContext(data as object), { ...sendOptions, db: executorOn(target) });
     },
 
     async start(deps, definitions) {
