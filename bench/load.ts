@@ -14,6 +14,8 @@ export interface Target {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Each request says it comes from one of this many addresses in turn (X-Forwarded-For, 10.0.0.0/8). */
+  addresses?: number;
 }
 
 const execFileAsync = promisify(execFile);
@@ -41,7 +43,14 @@ export async function load(target: Target, seconds: number, connections = 10): P
       ...headers,
       target.url,
     ],
-    { env: { ...process.env, WRK_METHOD: target.method ?? 'GET', WRK_BODY: target.body ?? '' } },
+    {
+      env: {
+        ...process.env,
+        WRK_METHOD: target.method ?? 'GET',
+        WRK_BODY: target.body ?? '',
+        WRK_ADDRESSES: String(target.addresses ?? 0),
+      },
+    },
   );
   const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
     requests: number;
