@@ -14,14 +14,16 @@ import { benchApi, type ApiRun, type Figure } from './api-bench.js';
 import { benchJobs } from './jobs-bench.js';
 import { benchLighthouse } from './lighthouse-bench.js';
 import { benchRenewals } from './renewals-bench.js';
+import { benchTenantDay } from './tenant-day.js';
 import { benchWebSize } from './web-bench.js';
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const only = new Set((process.env.BENCH_ONLY ?? 'api,web,lighthouse').split(','));
 // BENCH_FIGURES=uploads: of the API part, only the upload figure; =hooks: only the global-hook figure;
+// =sign-in: only the sign-in figures (throughput, TOTP, the flood from 1,000 addresses);
 // =jobs: only the mail figures (jobs-bench.ts); =renewals: only the renewal figures
-// (renewals-bench.ts). To iterate on them.
-const apiFigures = (['uploads', 'hooks', 'jobs', 'renewals'] as const).find(
+// (renewals-bench.ts); =tenant-day: only the day-of-a-tenant figures (tenant-day.ts). To iterate on them.
+const apiFigures = (['uploads', 'hooks', 'sign-in', 'jobs', 'renewals', 'tenant-day'] as const).find(
   (f) => f === process.env.BENCH_FIGURES,
 );
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
@@ -91,13 +93,20 @@ function add(part: Figure[]) {
 /** One database's API figures, then its mail figures (each on a portal of its own); answers the uploads'. */
 async function apiPart(kind: 'pglite' | 'postgres'): Promise<ApiRun['uploads'] | undefined> {
   let uploads: ApiRun['uploads'] | undefined;
-  if (apiFigures === undefined || apiFigures === 'uploads' || apiFigures === 'hooks') {
+  if (
+    apiFigures === undefined ||
+    apiFigures === 'uploads' ||
+    apiFigures === 'hooks' ||
+    apiFigures === 'sign-in'
+  ) {
     const run = await benchApi(kind, postgresUrl, log, apiFigures);
     add(run.figures);
     uploads = run.uploads;
   }
   if (apiFigures === undefined || apiFigures === 'jobs') add(await benchJobs(kind, postgresUrl, log));
   if (apiFigures === undefined || apiFigures === 'renewals') add(await benchRenewals(kind, postgresUrl, log));
+  if (apiFigures === undefined || apiFigures === 'tenant-day')
+    add(await benchTenantDay(kind, postgresUrl, log));
   return uploads;
 }
 
