@@ -1,6 +1,5 @@
 // `npm run bench`: every performance figure of the project, each a ratio taken in one run.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import { benchLighthouse } from './lighthouse-bench.js';
 import { benchRenewals } from './renewals-bench.js';
 import { benchTenantDay } from './tenant-day.js';
 import { benchWebSize } from './web-bench.js';
+import { freePort } from './free-port.js';
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const only = new Set((process.env.BENCH_ONLY ?? 'api,web,lighthouse').split(','));
@@ -37,18 +37,6 @@ async function postgresAvailable(): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A portal serving the freshly built web app, for Lighthouse. */

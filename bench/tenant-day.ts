@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
@@ -18,6 +17,7 @@ import { startPeerProcess } from './smtp-peer-process.js';
 import { createTenants, type TenantShape } from './tenant-day-dataset.js';
 import { startTenantDayLoad, type StepReport } from './tenant-day-load.js';
 import { ROUTES, type AdminSettings } from './tenant-day-scenario.js';
+import { freePort } from './free-port.js';
 
 /** Every route's p99 must stay under this for a step to count as sustained. */
 export const P99_LIMIT_MS = 500;
@@ -82,17 +82,6 @@ export function worstRoute(report: StepReport): { route: string; p99: number } {
   return Object.entries(report.routes)
     .flatMap(([route, r]) => (r.p99 === null ? [] : [{ route, p99: r.p99 }]))
     .reduce((worst, r) => (r.p99 > worst.p99 ? r : worst), { route: '', p99: 0 });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A database of the run's own: a temporary data folder, or a new PostgreSQL database. */
