@@ -90,11 +90,11 @@ async function tally(database: Database) {
     await database.db.execute(sql`select status, count(*)::int as n from renewals group by status`),
   );
   const byStatus = Object.fromEntries(statuses.map((s) => [s.status, s.n]));
-  // The sandbox's own record: one captured debit per renewal, whatever retried it.
+  // The sandbox's own record: one captured debit per renewal (rn_<renewal>_<attempt>), whatever retried it.
   const atProvider = rowsOf<{ n: number }>(
     await database.db.execute(sql`
       select count(*)::int as n from sandbox_mandate_charges
-      where provider_payment_id is not null group by split_part(receipt, ':', 2)`),
+      where provider_payment_id is not null group by split_part(receipt, '_', 2)`),
   );
   const payments = rowsOf<{ n: number }>(
     await database.db.execute(sql`
