@@ -26,6 +26,7 @@ const LAYERS: Record<string, number> = {
   companies: 6,
   positions: 5,
   support: 5,
+  imports: 5,
   dashboard: 5,
   invoices: 6,
   billing: 7,

@@ -327,6 +327,31 @@ function wrongCode(): string {
   }
 }
 
+/**
+ * A users import dry run into tenant A (one row to create). The admin system role holds no users
+ * IMPORT (ADMIN_ROLE_PERMISSIONS), so the platform operator makes it; imports.test.ts checks tenancy
+ * between two tenants' importers.
+ */
+async function importOfA(): Promise<Target> {
+  const n = next();
+  const fileName = `import-${n}.csv`;
+  const csv = `Username,Email,Mobile,Role\nimp${n},imp${n}@every-route.test,9876543210,Member\n`;
+  const { payload, headers } = multipartBody(
+    { organizationId: orgA },
+    { name: fileName, data: Buffer.from(csv) },
+  );
+  const res = await actors.super_admin.post('/api/auth/imports/users', payload, { headers });
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
+  return { id: res.json().data.id as string, shownAs: fileName };
+}
+
+function importUpload(s: Session) {
+  const n = next();
+  const csv = `Username,Email,Mobile,Role\nupl${n},upl${n}@every-route.test,9876543210,Member\n`;
+  const { payload, headers } = multipartBody({}, { name: `upload-${n}.csv`, data: Buffer.from(csv) });
+  return s.post('/api/auth/imports/users', payload, { headers });
+}
+
 const ROUTES: RouteCase[] = [
   // Roles
   {
@@ -417,6 +442,52 @@ const ROUTES: RouteCase[] = [
     setup: () => userOfA(),
     send: (s) => s.get('/api/auth/users/export?format=csv'),
     shown: csvText,
+  },
+  {
+    route: 'GET /api/auth/imports/users/template',
+    feature: 'users',
+    expected: platformOnly(200),
+    send: (s) => s.get('/api/auth/imports/users/template?format=csv'),
+  },
+  {
+    route: 'POST /api/auth/imports/users',
+    feature: 'users',
+    expected: platformOnly(201),
+    send: (s) => importUpload(s),
+  },
+  {
+    route: 'GET /api/auth/imports',
+    feature: 'users',
+    expected: platformOnly(200),
+    setup: importOfA,
+    send: (s) => s.get('/api/auth/imports?pageSize=100'),
+    shown: (res) => (res.json().data as { fileName: string }[]).map((i) => i.fileName),
+  },
+  {
+    route: 'GET /api/auth/imports/:id',
+    feature: 'users',
+    expected: platformOnly(200),
+    setup: importOfA,
+    send: (s, t) => s.get(`/api/auth/imports/${t.id}`),
+  },
+  {
+    route: 'GET /api/auth/imports/:id/errors',
+    feature: 'users',
+    expected: platformOnly(200),
+    setup: importOfA,
+    send: (s, t) => s.get(`/api/auth/imports/${t.id}/errors?format=csv`),
+  },
+  {
+    route: 'POST /api/auth/imports/:id/commit',
+    feature: 'users',
+    expected: platformOnly(202),
+    setup: importOfA,
+    send: async (s, t) => {
+      const res = await s.post(`/api/auth/imports/${t.id}/commit`);
+      // The commit's job writes after the answer: let it end before the next case's snapshot.
+      await ctx.app.deps.jobs.settled();
+      return res;
+    },
   },
   {
     route: 'POST /api/auth/users/as/admin',

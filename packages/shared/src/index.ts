@@ -12,6 +12,7 @@ export * from './schemas/auth.js';
 export * from './schemas/billing.js';
 export * from './schemas/common.js';
 export * from './schemas/dashboard.js';
+export * from './schemas/imports.js';
 export * from './schemas/invoices.js';
 export * from './schemas/mail.js';
 export * from './schemas/notifications.js';

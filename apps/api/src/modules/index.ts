@@ -18,6 +18,7 @@ import { mailDeliveryJob, mailRoutes } from './mail/index.js';
 import { featuresRoutes } from './features/index.js';
 import { rolesRoutes } from './roles/index.js';
 import { usersRoutes } from './users/index.js';
+import { importCommitJob, importsRoutes } from './imports/index.js';
 import { organizationsRoutes } from './organizations/index.js';
 import { companiesRoutes } from './companies/index.js';
 import { filesRoutes, pruneUnreferencedFiles } from './files/index.js';
@@ -56,6 +57,7 @@ export const jobDefinitions: readonly JobDefinition[] = [
   renewalChargeJob,
   mandateAuthorizationRefundJob,
   mandateTokenCancelJob,
+  importCommitJob,
 ];
 
 export async function registerModules(app: FastifyInstance) {
@@ -64,6 +66,7 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(featuresRoutes);
   await app.register(rolesRoutes);
   await app.register(usersRoutes);
+  await app.register(importsRoutes);
   await app.register(organizationsRoutes);
   await app.register(filesRoutes);
   await app.register(profileRoutes);

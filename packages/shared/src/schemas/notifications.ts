@@ -12,6 +12,7 @@ export const NOTIFICATION_KINDS = [
   'renewal_notice',
   'renewal_charged',
   'renewal_failed',
+  'import_finished',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -4,3 +4,4 @@ export * from './invoicing.js';
 export * from './platform.js';
 export * from './tenancy.js';
 export * from './workspace.js';
+export * from './imports.js';

@@ -4,6 +4,7 @@ export {
   activeOrganizationAdmins,
   notifyOrganizationAdmins,
   notifySuperAdmins,
+  notifyUser,
   type OrganizationNotice,
 } from './notifications.service.js';
 export type { NotificationInput } from './notifications.repo.js';

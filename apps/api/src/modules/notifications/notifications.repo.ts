@@ -54,6 +54,11 @@ export async function notifyOrganizationAdmins(db: Db, organizationId: string, i
   );
 }
 
+/** Notifies one user (the end of their import). */
+export async function notifyUser(db: Db, userId: string, organizationId: string, input: NotificationInput) {
+  await insertNotifications(db, [{ userId, organizationId }], input);
+}
+
 async function insertNotifications(
   db: Db,
   recipients: { userId: string; organizationId: string }[],

@@ -47,6 +47,16 @@ export async function notifyOrganizationAdmins(
   await repo.notifyOrganizationAdmins(deps.db, organizationId, notice);
 }
 
+/** Notifies one user of something they started (their import ended). In the caller's transaction. */
+export async function notifyUser(
+  deps: Deps,
+  _actor: Actor | SystemActor,
+  input: OrganizationNotice & { userId: string },
+): Promise<void> {
+  const { organizationId, userId, ...notice } = input;
+  await repo.notifyUser(deps.db, userId, organizationId, notice);
+}
+
 /** Notifies every active super administrator of something in an organization (a new ticket). */
 export async function notifySuperAdmins(
   deps: Deps,

@@ -45,6 +45,35 @@ export async function boundIdentityConflicts<T>(
   }
 }
 
+/**
+ * A bulk import's dry run found these identities (described) held in other organizations: each counts
+ * as one refusal toward the same hourly bound and is audited the same way, and one past the bound
+ * refuses the whole dry run with 429. Call it outside the dry run's transaction, so the count stays.
+ */
+export async function boundImportConflicts(
+  deps: Deps,
+  actor: Actor,
+  input: { tried: readonly string[] },
+): Promise<void> {
+  const scope = tenantScope(actor);
+  if (scope === null) return;
+  const key = `identity-conflicts:org:${scope}`;
+  for (const tried of input.tried) {
+    if ((await countInWindow(deps.db, key, IDENTITY_CONFLICT_WINDOW_MS)) >= IDENTITY_CONFLICTS_PER_HOUR) {
+      throw tooManyRequests(messages.users.tooManyConflicts);
+    }
+    await countHit(deps.db, key, IDENTITY_CONFLICT_WINDOW_MS);
+    await recordActivity(deps.db, {
+      organizationId: scope,
+      actorUserId: actor.userId,
+      action: 'other',
+      entityType: 'user',
+      entityId: null,
+      message: `Refused in an import: the username or email of ${tried} is already in use`,
+    });
+  }
+}
+
 /** What an audit entry names of a refused identity: the typed username and email, cut short. */
 export function describeIdentity(input: { username?: unknown; email?: unknown }): string {
   const part = (value: unknown) => (typeof value === 'string' ? value.trim().slice(0, 120) : '');

@@ -1,3 +1,6 @@
 export { usersRoutes } from './users.routes.js';
 export { createUserIn, registerCompany, type CreatedUser } from './invites.service.js';
 export { replaceOwnProfileImage, updateOwnProfile, type OwnProfileChanges } from './own-profile.service.js';
+export { updateUser } from './users.service.js';
+export { boundImportConflicts } from './identity-conflicts.js';
+export { importableRoles, usersHoldingIdentities, type ImportableRole } from './import-lookups.service.js';

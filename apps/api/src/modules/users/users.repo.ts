@@ -1,4 +1,4 @@
-import { and, eq, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { UserSortField } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { offsetOf, type PageQuery } from '../../lib/paging.js';
@@ -45,6 +45,41 @@ export async function findUserHoldingIdentity(
     .where(and(or(...matches), exceptUserId ? ne(users.id, exceptUserId) : undefined))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * The users holding any of these emails or usernames (lowercase), across the portal: a bulk import's
+ * lookup, one statement per call (the caller sends them in chunks).
+ */
+export async function findUsersHoldingIdentities(
+  db: Db,
+  emails: readonly string[],
+  usernames: readonly string[],
+) {
+  return db
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      mobileNo: users.mobileNo,
+      organizationId: users.organizationId,
+      roleId: users.roleId,
+    })
+    .from(users)
+    .where(
+      or(
+        sql`lower(${users.email}) = any(${sql.param([...emails])}::text[])`,
+        sql`lower(${users.username}) = any(${sql.param([...usernames])}::text[])`,
+      ),
+    );
+}
+
+/** The roles an organization's users may hold: its own and the system roles. */
+export async function findRolesVisibleTo(db: Db, organizationId: string) {
+  return db
+    .select({ id: roles.id, name: roles.name, organizationId: roles.organizationId })
+    .from(roles)
+    .where(or(isNull(roles.organizationId), eq(roles.organizationId, organizationId)));
 }
 
 export async function insertUser(db: Db, values: typeof users.$inferInsert): Promise<UserRecord> {

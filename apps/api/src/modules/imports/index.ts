@@ -1,0 +1,2 @@
+export { importsRoutes } from './imports.routes.js';
+export { importCommitJob } from './import-commit.service.js';

@@ -1,0 +1,84 @@
+import { crc32, deflateRawSync } from 'node:zlib';
+import ExcelJS from 'exceljs';
+import type { LightMyRequestResponse } from 'fastify';
+import type { Session } from '../../../test/harness.js';
+import { multipartBody } from '../../../test/upload-fixtures.js';
+
+/** Files for the import tests: workbooks, CSV text, and a ZIP whose entries are deflated. */
+
+export const HEADER = ['Username', 'Email', 'Mobile', 'Role'];
+
+export async function xlsxOf(rows: unknown[][], sheetName = 'Users'): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(sheetName);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+export function csvOf(rows: string[][], separator = ','): Buffer {
+  return Buffer.from(rows.map((r) => r.join(separator)).join('\r\n') + '\r\n');
+}
+
+/** A ZIP of deflated entries, as a bomb is made: tiny on disk, huge once inflated. */
+export function deflatedZipOf(entries: Record<string, Buffer>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, data] of Object.entries(entries)) {
+    const nameBytes = Buffer.from(name);
+    const packed = deflateRawSync(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc32(data), 16);
+    central.writeUInt32LE(packed.length, 20);
+    // A bomb may declare any size: this one declares a small one.
+    central.writeUInt32LE(1_000, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, packed);
+    centrals.push(central, nameBytes);
+    offset += 30 + nameBytes.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(centrals.length / 2, 8);
+  end.writeUInt16LE(centrals.length / 2, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/** POST /api/auth/imports/users with a file and the form's fields. */
+export function uploadImport(
+  session: Session,
+  file: { name: string; data: Buffer },
+  fields: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const { payload, headers } = multipartBody(fields, file);
+  return session.post('/api/auth/imports/users', payload, { headers });
+}
+
+/** Reads an .xlsx download's first sheet as rows of text. */
+export async function sheetRows(data: Buffer, sheet = 1): Promise<string[][]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(data as unknown as ArrayBuffer);
+  const rows: string[][] = [];
+  workbook.worksheets[sheet - 1]!.eachRow((row) => {
+    rows.push(
+      (row.values as unknown[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v))),
+    );
+  });
+  return rows;
+}
