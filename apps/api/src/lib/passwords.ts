@@ -47,7 +47,9 @@ export function createPasswordHasher(cost: HashCost = DEFAULT_HASH_COST) {
       // Refused as busy before the try: a shed sign-in is not a wrong password.
       const verifying = inTurn(() => argon2.verify(against, password));
       try {
-        return hash !== null && (await verifying);
+        // Awaited whatever the account: an unknown one takes the same time as a known one.
+        const matches = await verifying;
+        return hash !== null && matches;
       } catch {
         return false;
       }
