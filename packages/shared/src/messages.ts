@@ -509,6 +509,7 @@ export const messages = {
     mandateAuthorized: 'Card mandate authorized. Each renewal is debited from it after its notice.',
     mandateOrderUnknown: 'This authorization is not the one awaited. Start the card mandate again.',
     mandateNotRegistered: 'The card mandate was not registered. Please try again or use another card.',
+    mandateNeedsMobile: 'Add your mobile number in your profile first: the card mandate needs it.',
     cancelledNow: 'Plan cancelled: the rest of the period was refunded with its credit notes.',
     cancelReason: 'Plan cancelled: the rest of the period refunded',
     notAnUpgrade:

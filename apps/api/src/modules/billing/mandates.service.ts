@@ -8,7 +8,7 @@ import {
   type MandateOrder,
 } from '@portal/shared';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, conflict, notFound, unprocessable } from '../../lib/errors.js';
 import type { Actor, SystemActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { findUserDto } from '../../core/identity/users.repo.js';
@@ -83,6 +83,10 @@ export async function startMandateAuthorization(
     findUserDto(deps.db, actor.userId),
     findOrganization(deps, actor, { id: organizationId }),
   ]);
+  // Razorpay's customer needs a phone number, which the bank's authentication may use.
+  if (!plan.mandateCustomerId && !user?.mobileNo) {
+    throw unprocessable(messages.renewals.mandateNeedsMobile);
+  }
   const started = await registration.startMandate({
     customerId: plan.mandateCustomerId,
     customer: {

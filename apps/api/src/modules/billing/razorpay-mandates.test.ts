@@ -24,7 +24,7 @@ import {
 import { systemActor } from '../../core/actor.js';
 import { ManualClock } from '../../core/clock.js';
 import { createRazorpayProvider, type RazorpayProvider } from '../../core/payments/index.js';
-import { billingPlans, invoices } from '../../db/schema/index.js';
+import { billingPlans, invoices, users } from '../../db/schema/index.js';
 import { debitReceipt } from './rules.js';
 import { runRenewals } from './renewals.service.js';
 import { balanceOf, capturedPayments, monthAfter, onboardingBody, renewalsOf } from './test-helpers.js';
@@ -100,6 +100,8 @@ async function onboard(credits = 100): Promise<Org> {
     organizationId: orgId,
     roleId: await roleIdByName(ctx),
   });
+  // Razorpay's customer is made from the admin's email and mobile number.
+  await ctx.database.db.update(users).set({ mobileNo: '9876543210' }).where(eq(users.organizationId, orgId));
   return { orgId, admin: tenant.session, anchor: new Date(res.json().data.subscription.validFrom) };
 }
 
@@ -184,6 +186,15 @@ describe('authorizing the mandate in Razorpay Checkout', () => {
     expect((await org.admin.get('/api/auth/billing-plan')).json().data.plan.mandateStatus).toBe('authorized');
     expect(razorpay.calls.refunds).toHaveLength(1);
     expect(razorpay.token(token)?.status).toBe('confirmed');
+  });
+
+  it('needs the admin’s mobile number for Razorpay’s customer, and says so', async () => {
+    const org = await onboard();
+    await ctx.database.db.update(users).set({ mobileNo: null }).where(eq(users.organizationId, org.orgId));
+    const order = await org.admin.post('/api/auth/billing-plan/mandate/order');
+    expect(order.statusCode).toBe(422);
+    expect(order.json()).toMatchObject({ success: false, message: messages.renewals.mandateNeedsMobile });
+    expect(razorpay.webhooks).toHaveLength(0);
   });
 
   it('is not offered with the sandbox form, and the sandbox form is not offered with Razorpay', async () => {
