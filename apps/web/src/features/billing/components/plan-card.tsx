@@ -27,6 +27,7 @@ import { RowActionsMenu } from '../../../components/row-actions-menu';
 import { extractErrorMessage } from '../../../lib/error-message';
 import { usePortalConfig } from '../../../lib/portal-config';
 import { enqueueSnackbar } from '../../../lib/snackbar';
+import { useAuth } from '../../../lib/session/auth-context';
 import { useAuthorizeRazorpayMandate } from '../api/authorize-razorpay-mandate';
 import { useCancelMandate } from '../api/cancel-mandate';
 import { useCreateRenewalOrder } from '../api/create-renewal-order';
@@ -121,6 +122,7 @@ export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; can
   const checkout = useCheckout();
   const cancelMandate = useCancelMandate();
   const razorpayMandate = useAuthorizeRazorpayMandate();
+  const { user } = useAuth();
   const [mandateOpen, setMandateOpen] = useState(false);
   const [cancellingMandate, setCancellingMandate] = useState(false);
   const [toSkip, setToSkip] = useState<Renewal | null>(null);
@@ -129,6 +131,8 @@ export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; can
   const plan = view.data?.plan ?? null;
   const provider = config.data?.paymentProvider;
   const mandateReady = plan?.collection === 'mandate' && plan.mandateStatus === 'authorized';
+  // Razorpay makes its customer from the admin's email and mobile number.
+  const needsMobile = !user?.mobileNo;
   const paying = createOrder.isPending || checkout.verifying;
 
   const setAutoRenew = async (autoRenew: boolean) => {
@@ -250,10 +254,15 @@ export function PlanCard({ canManage, canSeeHistory }: { canManage: boolean; can
               <Button
                 variant="outlined"
                 onClick={() => void authorizeRazorpayMandate()}
-                disabled={razorpayMandate.isPending}
+                disabled={razorpayMandate.isPending || needsMobile}
               >
                 {mandateReady ? labels.replaceMandate : labels.setUpMandate}
               </Button>
+            )}
+            {provider === 'razorpay' && canManage && needsMobile && (
+              <Typography color="text.secondary" variant="body2">
+                {messages.renewals.mandateNeedsMobile}
+              </Typography>
             )}
           </Stack>
           <Typography variant="subtitle1" component="h3" sx={{ mt: 3, mb: 1, fontWeight: 600 }}>

@@ -684,6 +684,14 @@ describe('plan and renewals', () => {
     }
   });
 
+  it('does not offer Razorpay’s mandate to an admin without a mobile number, and says why', async () => {
+    signedIn = { ...signedIn, mobileNo: null };
+    await renderPage();
+    const button = await screen.findByRole('button', { name: labels.setUpMandate });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText(messages.renewals.mandateNeedsMobile)).toBeTruthy();
+  });
+
   it('pays a declined renewal through the credits checkout, then refreshes the plan, credits and ledger', async () => {
     const renewalOrder = { ...order, id: 'o2', credits: 10, amountPaise: 118_000 };
     server.use(
