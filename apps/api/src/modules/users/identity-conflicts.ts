@@ -15,6 +15,27 @@ import { countHit, countInWindow } from '../../core/rate-limits.repo.js';
 export const IDENTITY_CONFLICTS_PER_HOUR = 10;
 const IDENTITY_CONFLICT_WINDOW_MS = 60 * 60_000;
 
+/** Refuses with 429 once the organization has had IDENTITY_CONFLICTS_PER_HOUR refusals this hour. */
+async function refuseOverBound(deps: Deps, scope: string) {
+  const key = `identity-conflicts:org:${scope}`;
+  if ((await countInWindow(deps.db, key, IDENTITY_CONFLICT_WINDOW_MS)) >= IDENTITY_CONFLICTS_PER_HOUR) {
+    throw tooManyRequests(messages.users.tooManyConflicts);
+  }
+}
+
+/** One disclosure: counted toward the bound and recorded in the organization's activity. */
+async function countDisclosure(deps: Deps, actor: Actor, scope: string, message: string) {
+  await countHit(deps.db, `identity-conflicts:org:${scope}`, IDENTITY_CONFLICT_WINDOW_MS);
+  await recordActivity(deps.db, {
+    organizationId: scope,
+    actorUserId: actor.userId,
+    action: 'other',
+    entityType: 'user',
+    entityId: null,
+    message,
+  });
+}
+
 export async function boundIdentityConflicts<T>(
   deps: Deps,
   actor: Actor,
@@ -23,23 +44,17 @@ export async function boundIdentityConflicts<T>(
 ): Promise<T> {
   const scope = tenantScope(actor);
   if (scope === null) return work();
-  const key = `identity-conflicts:org:${scope}`;
-  if ((await countInWindow(deps.db, key, IDENTITY_CONFLICT_WINDOW_MS)) >= IDENTITY_CONFLICTS_PER_HOUR) {
-    throw tooManyRequests(messages.users.tooManyConflicts);
-  }
+  await refuseOverBound(deps, scope);
   try {
     return await work();
   } catch (error) {
     if (error instanceof AppError && error.message === messages.users.duplicate) {
-      await countHit(deps.db, key, IDENTITY_CONFLICT_WINDOW_MS);
-      await recordActivity(deps.db, {
-        organizationId: scope,
-        actorUserId: actor.userId,
-        action: 'other',
-        entityType: 'user',
-        entityId: null,
-        message: `Refused: the username or email of ${tried} is already in use`,
-      });
+      await countDisclosure(
+        deps,
+        actor,
+        scope,
+        `Refused: the username or email of ${tried} is already in use`,
+      );
     }
     throw error;
   }
@@ -57,20 +72,14 @@ export async function boundImportConflicts(
 ): Promise<void> {
   const scope = tenantScope(actor);
   if (scope === null) return;
-  const key = `identity-conflicts:org:${scope}`;
   for (const tried of input.tried) {
-    if ((await countInWindow(deps.db, key, IDENTITY_CONFLICT_WINDOW_MS)) >= IDENTITY_CONFLICTS_PER_HOUR) {
-      throw tooManyRequests(messages.users.tooManyConflicts);
-    }
-    await countHit(deps.db, key, IDENTITY_CONFLICT_WINDOW_MS);
-    await recordActivity(deps.db, {
-      organizationId: scope,
-      actorUserId: actor.userId,
-      action: 'other',
-      entityType: 'user',
-      entityId: null,
-      message: `Refused in an import: the username or email of ${tried} is already in use`,
-    });
+    await refuseOverBound(deps, scope);
+    await countDisclosure(
+      deps,
+      actor,
+      scope,
+      `Refused in an import: the username or email of ${tried} is already in use`,
+    );
   }
 }
 
