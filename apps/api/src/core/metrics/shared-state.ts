@@ -3,6 +3,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../db/client.js';
 import { mailDelivery } from '../mail.js';
 import { readQueueStates, type QueueState } from './shared-state.repo.js';
+import { within } from '../../lib/within.js';
 
 /** A scrape answers without these gauges rather than wait on a database that does not answer. */
 const TIMEOUT_MS = 2_000;
@@ -27,18 +28,13 @@ export function observeSharedState(registry: Registry, source: { db: Db; log: Fa
    */
   function states(): Promise<QueueState[] | null> {
     if (reading) return reading;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer in ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
-    });
-    const read = Promise.race([readQueueStates(source.db), timeout])
+    const read = within(TIMEOUT_MS, readQueueStates(source.db))
       .catch((error: unknown) => {
         failures.inc();
         source.log.warn({ err: error }, 'metrics: could not read the job queues');
         return null;
       })
       .finally(() => {
-        clearTimeout(timer);
         reading = null;
       });
     reading = read;

@@ -1,6 +1,7 @@
 import type { Visitor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { appliedMigrationCount, shippedMigrationCount } from '../../db/migration-state.js';
+import { within } from '../../lib/within.js';
 import { pingDatabase } from './platform.repo.js';
 
 /** A database that has not answered by then counts as unreachable. */
@@ -29,14 +30,6 @@ export interface Readiness {
   ready: boolean;
   /** What stops it, each with the operator's reading: the database, its migrations, the shutdown. */
   problems: Record<string, string[]>;
-}
-
-function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /**
