@@ -2,20 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  IDEMPOTENCY_HEADER,
   MANDATE_AUTHORIZATION_PAISE,
   MANDATE_SILENT_LIMIT_PAISE,
   messages,
   PRE_DEBIT_NOTICE_MIN_HOURS,
 } from '@portal/shared';
-import { createTenant } from '../../../test/fixtures.js';
-import {
-  createTestApp,
-  roleIdByName,
-  signIn,
-  type Session,
-  type TestContext,
-} from '../../../test/harness.js';
+import { createTestApp, signIn, type Session, type TestContext } from '../../../test/harness.js';
 import {
   createRazorpayEmulator,
   type EmittedWebhook,
@@ -27,7 +19,14 @@ import { createRazorpayProvider, type RazorpayProvider } from '../../core/paymen
 import { billingPlans, invoices, users } from '../../db/schema/index.js';
 import { debitReceipt } from './rules.js';
 import { runRenewals } from './renewals.service.js';
-import { balanceOf, capturedPayments, monthAfter, onboardingBody, renewalsOf } from './test-helpers.js';
+import {
+  balanceOf,
+  capturedPayments,
+  monthAfter,
+  onboardWithAdmin,
+  renewalsOf,
+  type OnboardedOrg,
+} from './test-helpers.js';
 
 /**
  * Renewals on a card mandate registered in Razorpay Checkout and debited through the official SDK's
@@ -82,27 +81,16 @@ async function run() {
   return result;
 }
 
-interface Org {
-  orgId: string;
-  admin: Session;
-  anchor: Date;
-}
+type Org = OnboardedOrg;
 
 async function onboard(credits = 100): Promise<Org> {
-  const res = await root.post(
-    '/api/auth/onboarding',
-    { ...onboardingBody({ credits }), autoRenew: true },
-    { headers: { [IDEMPOTENCY_HEADER]: randomUUID() } },
-  );
-  expect(res.statusCode).toBe(201);
-  const orgId = res.json().data.user.organizationId as string;
-  const tenant = await createTenant(ctx, 'razorpay', {
-    organizationId: orgId,
-    roleId: await roleIdByName(ctx),
-  });
+  const org = await onboardWithAdmin(ctx, root, { credits });
   // Razorpay's customer is made from the admin's email and mobile number.
-  await ctx.database.db.update(users).set({ mobileNo: '9876543210' }).where(eq(users.organizationId, orgId));
-  return { orgId, admin: tenant.session, anchor: new Date(res.json().data.subscription.validFrom) };
+  await ctx.database.db
+    .update(users)
+    .set({ mobileNo: '9876543210' })
+    .where(eq(users.organizationId, org.orgId));
+  return org;
 }
 
 /** The admin authorizes a card mandate in Checkout; answers the token. */

@@ -32,7 +32,15 @@ import {
 import { chargeRenewal } from './renewal-charges.service.js';
 import { debitReceipt } from './rules.js';
 import { runRenewals } from './renewals.service.js';
-import { balanceOf, capturedPayments, monthAfter, onboardingBody, renewalsOf } from './test-helpers.js';
+import {
+  balanceOf,
+  capturedPayments,
+  monthAfter,
+  onboardingBody,
+  onboardWithAdmin,
+  renewalsOf,
+  type OnboardedOrg,
+} from './test-helpers.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -60,34 +68,16 @@ async function run() {
   return result;
 }
 
-interface Org {
-  orgId: string;
-  admin: Session;
-  anchor: Date;
-}
+type Org = OnboardedOrg;
 
-/** Onboards an organization (its plan starts now, on the clock) with a signed-in admin. */
+/** Onboards an organization (its plan starts now, on the clock) with a signed-in admin, and its card. */
 async function onboard(options: { credits?: number; autoRenew?: boolean; card?: string } = {}): Promise<Org> {
-  const body = {
-    ...onboardingBody({ credits: options.credits ?? 100 }),
-    autoRenew: options.autoRenew ?? true,
-  };
-  const res = await root.post('/api/auth/onboarding', body, {
-    headers: { [IDEMPOTENCY_HEADER]: randomUUID() },
-  });
-  expect(res.statusCode).toBe(201);
-  const orgId = res.json().data.user.organizationId as string;
-  const tenant = await createTenant(ctx, 'renewals', {
-    organizationId: orgId,
-    roleId: await roleIdByName(ctx),
-  });
+  const org = await onboardWithAdmin(ctx, root, options);
   if (options.card) {
-    const mandate = await tenant.session.post('/api/admin/payment/sandbox/mandate', {
-      cardNumber: options.card,
-    });
+    const mandate = await org.admin.post('/api/admin/payment/sandbox/mandate', { cardNumber: options.card });
     expect(mandate.statusCode).toBe(200);
   }
-  return { orgId, admin: tenant.session, anchor: new Date(res.json().data.subscription.validFrom) };
+  return org;
 }
 
 describe('the plan', () => {

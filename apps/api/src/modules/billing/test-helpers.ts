@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { computeAmounts, type FeatureKey, type OnboardingBody, type Scope } from '@portal/shared';
+import {
+  computeAmounts,
+  IDEMPOTENCY_HEADER,
+  type FeatureKey,
+  type OnboardingBody,
+  type Scope,
+} from '@portal/shared';
 import { createRole, createTenant } from '../../../test/fixtures.js';
-import type { Session, TestContext } from '../../../test/harness.js';
+import { roleIdByName, type Session, type TestContext } from '../../../test/harness.js';
 import { creditLedger, payments, renewals } from '../../db/schema/index.js';
 
 /** Test scaffolding shared by the billing suites (not used by the app). */
@@ -143,4 +149,34 @@ export function monthAfter(from: Date, months = 1) {
   const d = new Date(from);
   d.setUTCMonth(d.getUTCMonth() + months);
   return d;
+}
+
+export interface OnboardedOrg {
+  orgId: string;
+  /** A signed-in admin of the organization. */
+  admin: Session;
+  /** When its plan started: the renewals count months from here. */
+  anchor: Date;
+}
+
+/** Onboards an organization through the operator's screen (its plan starts now) with a signed-in admin. */
+export async function onboardWithAdmin(
+  ctx: TestContext,
+  operator: Session,
+  options: { credits?: number; autoRenew?: boolean } = {},
+): Promise<OnboardedOrg> {
+  const body = {
+    ...onboardingBody({ credits: options.credits ?? 100 }),
+    autoRenew: options.autoRenew ?? true,
+  };
+  const res = await operator.post('/api/auth/onboarding', body, {
+    headers: { [IDEMPOTENCY_HEADER]: randomUUID() },
+  });
+  if (res.statusCode !== 201) throw new Error(`onboarding answered ${res.statusCode}: ${res.body}`);
+  const orgId = res.json().data.user.organizationId as string;
+  const tenant = await createTenant(ctx, 'renewals', {
+    organizationId: orgId,
+    roleId: await roleIdByName(ctx),
+  });
+  return { orgId, admin: tenant.session, anchor: new Date(res.json().data.subscription.validFrom) };
 }
