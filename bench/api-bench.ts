@@ -220,7 +220,7 @@ async function signInCookie(base: string, email: string, password: string): Prom
 }
 
 /** The CSRF token in a cookie header, for the X-CSRF-Token header that writes need. */
-const csrfOf = (cookie: string) =>
+export const csrfOf = (cookie: string) =>
   decodeURIComponent(new RegExp(`(?:^|; )${CSRF_COOKIE}=([^;]*)`).exec(cookie)?.[1] ?? '');
 
 /**

@@ -12,6 +12,7 @@ import { createPasswordHasher } from '../apps/api/src/lib/passwords.js';
 import { benchApi, type ApiRun, type Figure } from './api-bench.js';
 import { benchJobs } from './jobs-bench.js';
 import { benchLighthouse } from './lighthouse-bench.js';
+import { benchImports } from './imports-bench.js';
 import { benchRenewals } from './renewals-bench.js';
 import { benchTenantDay } from './tenant-day.js';
 import { benchWebSize } from './web-bench.js';
@@ -22,10 +23,11 @@ const only = new Set((process.env.BENCH_ONLY ?? 'api,web,lighthouse').split(',')
 // BENCH_FIGURES=uploads: of the API part, only the upload figure; =hooks: only the global-hook figure;
 // =sign-in: only the sign-in figures (throughput, TOTP, the flood from 1,000 addresses);
 // =jobs: only the mail figures (jobs-bench.ts); =renewals: only the renewal figures
-// (renewals-bench.ts); =tenant-day: only the day-of-a-tenant figures (tenant-day.ts). To iterate on them.
-const apiFigures = (['uploads', 'hooks', 'sign-in', 'jobs', 'renewals', 'tenant-day'] as const).find(
-  (f) => f === process.env.BENCH_FIGURES,
-);
+// (renewals-bench.ts); =tenant-day: only the day-of-a-tenant figures (tenant-day.ts); =imports: only the
+// import figures (imports-bench.ts). To iterate on them.
+const apiFigures = (
+  ['uploads', 'hooks', 'sign-in', 'jobs', 'renewals', 'tenant-day', 'imports'] as const
+).find((f) => f === process.env.BENCH_FIGURES);
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 async function postgresAvailable(): Promise<boolean> {
@@ -95,6 +97,7 @@ async function apiPart(kind: 'pglite' | 'postgres'): Promise<ApiRun['uploads'] |
   if (apiFigures === undefined || apiFigures === 'renewals') add(await benchRenewals(kind, postgresUrl, log));
   if (apiFigures === undefined || apiFigures === 'tenant-day')
     add(await benchTenantDay(kind, postgresUrl, log));
+  if (apiFigures === undefined || apiFigures === 'imports') add(await benchImports(kind, postgresUrl, log));
   return uploads;
 }
 

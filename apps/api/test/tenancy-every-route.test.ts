@@ -10,7 +10,16 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURES, IDEMPOTENCY_HEADER, SCOPES, type FeatureKey, type Scope } from '@portal/shared';
+import {
+  FEATURES,
+  IDEMPOTENCY_HEADER,
+  IMPORT_KIND_FEATURE,
+  IMPORT_KINDS,
+  SCOPES,
+  type FeatureKey,
+  type ImportKind,
+  type Scope,
+} from '@portal/shared';
 import {
   billingPlans,
   creditLedger,
@@ -327,30 +336,95 @@ function wrongCode(): string {
   }
 }
 
-/**
- * A users import dry run into tenant A (one row to create). The admin system role holds no users
- * IMPORT (ADMIN_ROLE_PERMISSIONS), so the platform operator makes it; imports.test.ts checks tenancy
- * between two tenants' importers.
- */
-async function importOfA(): Promise<Target> {
+/** A one-row file of each kind, fresh names each time. */
+function importFile(kind: ImportKind): { name: string; data: Buffer } {
   const n = next();
-  const fileName = `import-${n}.csv`;
-  const csv = `Username,Email,Mobile,Role\nimp${n},imp${n}@every-route.test,9876543210,Member\n`;
-  const { payload, headers } = multipartBody(
-    { organizationId: orgA },
-    { name: fileName, data: Buffer.from(csv) },
-  );
-  const res = await actors.super_admin.post('/api/auth/imports/users', payload, { headers });
-  expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
-  return { id: res.json().data.id as string, shownAs: fileName };
+  const csv = {
+    users: `Username,Email,Mobile,Role\nimp${n},imp${n}@every-route.test,9876543210,Member\n`,
+    positions: `Title,Department,Location,Openings\nRole ${n},Engineering,Pune,2\n`,
+    organizations: `Company,Admin username,Admin email,Admin mobile,Credits,Price per credit\nCompany ${n},org${n},org${n}@every-route.test,9876543210,10,150\n`,
+  }[kind];
+  return { name: `import-${n}.csv`, data: Buffer.from(csv) };
 }
 
-function importUpload(s: Session) {
-  const n = next();
-  const csv = `Username,Email,Mobile,Role\nupl${n},upl${n}@every-route.test,9876543210,Member\n`;
-  const { payload, headers } = multipartBody({}, { name: `upload-${n}.csv`, data: Buffer.from(csv) });
-  return s.post('/api/auth/imports/users', payload, { headers });
+/**
+ * A dry run of this kind in tenant A (one row to create), made by the platform operator (who may name
+ * tenant A for users and positions; organizations belong to the platform's importer).
+ */
+function importOfA(kind: ImportKind): () => Promise<Target> {
+  return async () => {
+    const file = importFile(kind);
+    const fields: Record<string, string> = kind === 'organizations' ? {} : { organizationId: orgA };
+    const { payload, headers } = multipartBody(fields, file);
+    const res = await actors.super_admin.post(`/api/auth/imports/${kind}`, payload, { headers });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
+    return { id: res.json().data.id as string, shownAs: file.name };
+  };
 }
+
+function importUpload(kind: ImportKind, s: Session, path = '') {
+  const { payload, headers } = multipartBody({}, importFile(kind));
+  return s.post(`/api/auth/imports/${kind}${path}`, payload, { headers });
+}
+
+/** Admins import their own team and positions (ADMIN_ROLE_PERMISSIONS); organizations only the platform. */
+const IMPORT_CASES: RouteCase[] = IMPORT_KINDS.flatMap((kind): RouteCase[] => {
+  const feature = IMPORT_KIND_FEATURE[kind];
+  const platform = kind === 'organizations';
+  const anyHolder = (ok: number): Expected =>
+    platform ? platformOnly(ok) : { member: 403, adminB: ok, adminA: ok, super_admin: ok };
+  const ofA = (ok: number): Expected => (platform ? platformOnly(ok) : owned(ok));
+  const base = `/api/auth/imports/${kind}`;
+  return [
+    {
+      route: `GET ${base}/template`,
+      feature,
+      expected: anyHolder(200),
+      send: (s) => s.get(`${base}/template?format=csv`),
+    },
+    {
+      route: `POST ${base}/columns`,
+      feature,
+      expected: anyHolder(200),
+      send: (s) => importUpload(kind, s, '/columns'),
+    },
+    { route: `POST ${base}`, feature, expected: anyHolder(201), send: (s) => importUpload(kind, s) },
+    {
+      route: `GET ${base}`,
+      feature,
+      expected: platform ? platformOnly(200) : listed,
+      setup: importOfA(kind),
+      send: (s) => s.get(`${base}?pageSize=100`),
+      shown: (res) => (res.json().data as { fileName: string }[]).map((i) => i.fileName),
+    },
+    {
+      route: `GET ${base}/:id`,
+      feature,
+      expected: ofA(200),
+      setup: importOfA(kind),
+      send: (s, t) => s.get(`${base}/${t.id}`),
+    },
+    {
+      route: `GET ${base}/:id/errors`,
+      feature,
+      expected: ofA(200),
+      setup: importOfA(kind),
+      send: (s, t) => s.get(`${base}/${t.id}/errors?format=csv`),
+    },
+    {
+      route: `POST ${base}/:id/commit`,
+      feature,
+      expected: ofA(202),
+      setup: importOfA(kind),
+      send: async (s, t) => {
+        const res = await s.post(`${base}/${t.id}/commit`);
+        // The commit's job writes after the answer: let it end before the next case's snapshot.
+        await ctx.app.deps.jobs.settled();
+        return res;
+      },
+    },
+  ];
+});
 
 const ROUTES: RouteCase[] = [
   // Roles
@@ -443,52 +517,7 @@ const ROUTES: RouteCase[] = [
     send: (s) => s.get('/api/auth/users/export?format=csv'),
     shown: csvText,
   },
-  {
-    route: 'GET /api/auth/imports/users/template',
-    feature: 'users',
-    expected: platformOnly(200),
-    send: (s) => s.get('/api/auth/imports/users/template?format=csv'),
-  },
-  {
-    route: 'POST /api/auth/imports/users',
-    feature: 'users',
-    expected: platformOnly(201),
-    send: (s) => importUpload(s),
-  },
-  {
-    route: 'GET /api/auth/imports',
-    feature: 'users',
-    expected: platformOnly(200),
-    setup: importOfA,
-    send: (s) => s.get('/api/auth/imports?pageSize=100'),
-    shown: (res) => (res.json().data as { fileName: string }[]).map((i) => i.fileName),
-  },
-  {
-    route: 'GET /api/auth/imports/:id',
-    feature: 'users',
-    expected: platformOnly(200),
-    setup: importOfA,
-    send: (s, t) => s.get(`/api/auth/imports/${t.id}`),
-  },
-  {
-    route: 'GET /api/auth/imports/:id/errors',
-    feature: 'users',
-    expected: platformOnly(200),
-    setup: importOfA,
-    send: (s, t) => s.get(`/api/auth/imports/${t.id}/errors?format=csv`),
-  },
-  {
-    route: 'POST /api/auth/imports/:id/commit',
-    feature: 'users',
-    expected: platformOnly(202),
-    setup: importOfA,
-    send: async (s, t) => {
-      const res = await s.post(`/api/auth/imports/${t.id}/commit`);
-      // The commit's job writes after the answer: let it end before the next case's snapshot.
-      await ctx.app.deps.jobs.settled();
-      return res;
-    },
-  },
+  ...IMPORT_CASES,
   {
     route: 'POST /api/auth/users/as/admin',
     feature: 'users',

@@ -571,12 +571,16 @@ export const messages = {
     unreadable: 'The spreadsheet could not be read. Save it again as .xlsx or .csv and upload it.',
     invalidMapping: 'The column mapping is not valid.',
     invalidOptions: 'The import options are not valid.',
+    positionTitleAmbiguous:
+      'More than one position of the organization has this title, so the row cannot be matched to one. Rename them on the Positions screen first.',
+    positionTitleTaken: 'A position with this title already exists in the organization.',
+    invalidMatchBy: 'Match existing records by one of the columns this import offers.',
     roleRequired: 'Role is required.',
     unknownRole: 'No role of this name in the organization.',
     notDryRun: 'This import has already been committed.',
     nothingToCommit: 'This import has no valid rows to commit.',
     committed: 'The import has started. You will be notified when it ends.',
-    importerCannotImport: 'The person who committed this import may no longer import users.',
+    importerCannotImport: 'The person who committed this import may no longer import these records.',
     finishedTitle: 'Import finished',
   },
   http: {

@@ -63,11 +63,11 @@ export const SYSTEM_ROLES = { superAdmin: 'super_admin', admin: 'admin' } as con
  */
 export const ADMIN_ROLE_PERMISSIONS: Record<FeatureKey, readonly Scope[]> = {
   dashboard: ['READ'],
-  users: ['READ', 'CREATE', 'UPDATE', 'EXPORT'],
+  users: ['READ', 'CREATE', 'UPDATE', 'EXPORT', 'IMPORT'],
   roles: ['READ', 'CREATE', 'UPDATE', 'DELETE'],
   organizations: ['READ', 'UPDATE'],
   subscriptions: ['READ', 'CREATE'],
-  positions: ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT'],
+  positions: ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT', 'IMPORT'],
   support: ['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT'],
 };
 

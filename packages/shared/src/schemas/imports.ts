@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_UPLOAD_BYTES } from '../constants.js';
 import { messages } from '../messages.js';
+import type { FeatureKey } from '../permissions.js';
 import { listQuerySchema } from './common.js';
 
 /**
@@ -17,8 +18,14 @@ export const IMPORT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 /** Errors an import's answer lists; every one of them is in its errors file. */
 export const IMPORT_ERRORS_SHOWN = 1_000;
 
-export const IMPORT_KINDS = ['users'] as const;
+/** What can be imported; each kind needs IMPORT on its feature (IMPORT_KIND_FEATURE). */
+export const IMPORT_KINDS = ['users', 'positions', 'organizations'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
+export const IMPORT_KIND_FEATURE = {
+  users: 'users',
+  positions: 'positions',
+  organizations: 'organizations',
+} as const satisfies Record<ImportKind, FeatureKey>;
 
 /** dry_run: checked, nothing created; queued and running: committed, its job at work; done at the end. */
 export const IMPORT_STATUSES = ['dry_run', 'queued', 'running', 'done', 'failed'] as const;
@@ -36,6 +43,15 @@ export type ImportRowResult = (typeof IMPORT_ROW_RESULTS)[number];
 export const IMPORT_ON_EXISTING = ['skip', 'update'] as const;
 export type ImportOnExisting = (typeof IMPORT_ON_EXISTING)[number];
 
+/** A column of an import's file: its header, an example, the rule it follows; optional ones may be absent. */
+export interface ImportColumn {
+  key: string;
+  label: string;
+  example: string;
+  rule: string;
+  optional?: boolean;
+}
+
 /** The columns of a users import, in the template's order, with the rule each follows. */
 export const USER_IMPORT_COLUMNS = [
   { key: 'username', label: 'Username', example: 'asha.rao', rule: messages.users.invalidUsername },
@@ -47,30 +63,119 @@ export const USER_IMPORT_COLUMNS = [
     example: 'admin',
     rule: 'The name of a role of the organization (or a system role), no wider than your own.',
   },
-] as const;
+] as const satisfies readonly ImportColumn[];
 export type UserImportColumn = (typeof USER_IMPORT_COLUMNS)[number]['key'];
-export const USER_IMPORT_COLUMN_KEYS = USER_IMPORT_COLUMNS.map((c) => c.key) as [
-  UserImportColumn,
-  ...UserImportColumn[],
-];
+
+/** The columns of a positions import: the position form's fields. */
+export const POSITION_IMPORT_COLUMNS = [
+  { key: 'title', label: 'Title', example: 'Backend Engineer', rule: 'Required, at most 120 characters.' },
+  {
+    key: 'department',
+    label: 'Department',
+    example: 'Engineering',
+    rule: 'Required, at most 120 characters.',
+  },
+  { key: 'location', label: 'Location', example: 'Bengaluru', rule: 'Required, at most 120 characters.' },
+  { key: 'openings', label: 'Openings', example: '3', rule: 'A whole number from 1 to 1000.' },
+] as const satisfies readonly ImportColumn[];
+export type PositionImportColumn = (typeof POSITION_IMPORT_COLUMNS)[number]['key'];
+
+/**
+ * The columns of an organizations import: each row an onboarding as the screens do it (the
+ * organization, its first Admin invited, a monthly subscription awaiting payment).
+ */
+export const ORGANIZATION_IMPORT_COLUMNS = [
+  {
+    key: 'company',
+    label: 'Company',
+    example: 'Acme Hiring Pvt Ltd',
+    rule: 'The company name: required, as on the Invite Admin screen.',
+  },
+  { key: 'username', label: 'Admin username', example: 'asha.rao', rule: messages.users.invalidUsername },
+  { key: 'email', label: 'Admin email', example: 'asha.rao@acme.example', rule: messages.users.invalidEmail },
+  { key: 'mobile', label: 'Admin mobile', example: '9876543210', rule: messages.users.invalidMobile },
+  {
+    key: 'credits',
+    label: 'Credits',
+    example: '100',
+    rule: 'Interview credits a month: a whole number of at least 1.',
+  },
+  {
+    key: 'pricePerCredit',
+    label: 'Price per credit',
+    example: '150',
+    rule: 'Rupees per interview credit, before GST, up to two decimals.',
+  },
+  {
+    key: 'gstRate',
+    label: 'GST %',
+    example: '18',
+    rule: 'GST rate in per cent, from 0 to 100; empty means 18.',
+    optional: true,
+  },
+  {
+    key: 'autoRenew',
+    label: 'Auto-renewal',
+    example: 'Yes',
+    rule: 'Yes or No: whether the plan renews each month on its own; empty means No.',
+    optional: true,
+  },
+  {
+    key: 'gstState',
+    label: 'GST state',
+    example: '29',
+    rule: "The two-digit GST state code of the company's place of supply (29 is Karnataka); may be empty.",
+    optional: true,
+  },
+  {
+    key: 'gstin',
+    label: 'GSTIN',
+    example: '29ABCDE1234F1ZW',
+    rule: "The company's 15-character GSTIN, matching its GST state; empty for an unregistered company.",
+    optional: true,
+  },
+] as const satisfies readonly ImportColumn[];
+export type OrganizationImportColumn = (typeof ORGANIZATION_IMPORT_COLUMNS)[number]['key'];
+
+export const IMPORT_COLUMNS: Record<ImportKind, readonly ImportColumn[]> = {
+  users: USER_IMPORT_COLUMNS,
+  positions: POSITION_IMPORT_COLUMNS,
+  organizations: ORGANIZATION_IMPORT_COLUMNS,
+};
+
+/**
+ * The columns a row may be matched to an existing record by (the first is the default): a re-run of
+ * the same file finds its records by this column and creates nothing twice.
+ */
+export const IMPORT_MATCH_COLUMNS = {
+  users: ['email', 'username'],
+  positions: ['title'],
+  organizations: ['email', 'company'],
+} as const satisfies { [K in ImportKind]: readonly string[] };
 
 export const importFormatQuerySchema = z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') });
 
 /** A column → the file's header naming it; the columns left out are matched by header. */
-export const importMappingSchema = z.partialRecord(
-  z.enum(USER_IMPORT_COLUMN_KEYS),
-  z.string().trim().min(1).max(200),
-);
+export const importMappingSchema = z.record(z.string().max(40), z.string().trim().min(1).max(200));
 export type ImportMapping = z.infer<typeof importMappingSchema>;
 
-/** The text fields of POST /api/auth/imports/users, beside its file. */
-export const userImportOptionsSchema = z.object({
+/** The text fields of POST /api/auth/imports/:kind, beside its file (keys checked against the kind). */
+export const importOptionsSchema = z.object({
   mapping: importMappingSchema.default({}),
   onExisting: z.enum(IMPORT_ON_EXISTING).default('skip'),
-  /** The super administrator may import into any organization; others only into their own. */
+  /** A column of IMPORT_MATCH_COLUMNS for the kind; unset, its first. */
+  matchBy: z.string().max(40).optional(),
+  /** Users and positions: the super administrator may import into any organization; others only into their own. */
   organizationId: z.uuid().optional(),
 });
-export type UserImportOptions = z.infer<typeof userImportOptionsSchema>;
+export type ImportOptions = z.infer<typeof importOptionsSchema>;
+
+/** POST /api/auth/imports/:kind/columns: the file's headers and the header each column matched. */
+export const importColumnsSchema = z.object({
+  headers: z.array(z.string()),
+  mapping: z.record(z.string(), z.string().nullable()),
+});
+export type ImportColumns = z.infer<typeof importColumnsSchema>;
 
 export const importCellErrorSchema = z.object({
   row: z.number(),
@@ -94,6 +199,9 @@ export const importSummarySchema = z.object({
   organizationId: z.string(),
   fileName: z.string(),
   onExisting: z.enum(IMPORT_ON_EXISTING),
+  matchBy: z.string(),
+  /** Each column → the file's header it was read from. */
+  mapping: z.record(z.string(), z.string()),
   status: z.enum(IMPORT_STATUSES),
   createdBy: z.string().nullable(),
   createdAt: z.string(),

@@ -24,6 +24,8 @@ export const imports = pgTable(
     /** Who committed it: the job acts as them. */
     committedBy: uuid('committed_by'),
     onExisting: text('on_existing', { enum: IMPORT_ON_EXISTING }).notNull(),
+    /** The column rows are matched to existing records by (IMPORT_MATCH_COLUMNS). */
+    matchBy: text('match_by').notNull(),
     /** Column → the file's header it was read from. */
     mapping: jsonb('mapping').$type<Record<string, string>>().notNull(),
     status: text('status', { enum: IMPORT_STATUSES }).notNull(),
@@ -49,7 +51,7 @@ export const imports = pgTable(
 
 /**
  * One row of an import's file: its values as mapped, what the dry run found, and what the commit
- * did. `result` is written in the transaction that creates (or updates) the user, so a commit run
+ * did. `result` is written in the transaction that creates (or updates) the record, so a commit run
  * again takes only the rows whose `result` is still null.
  */
 export const importRows = pgTable(
@@ -63,8 +65,8 @@ export const importRows = pgTable(
     values: jsonb('values').$type<Record<string, string>>().notNull(),
     outcome: text('outcome', { enum: IMPORT_ROW_OUTCOMES }).notNull(),
     errors: jsonb('errors').$type<{ column: string; message: string }[]>().notNull(),
-    /** The existing user a to_update or unchanged row matched; the created user after the commit. */
-    userId: uuid('user_id'),
+    /** The existing record a to_update or unchanged row matched; the created one after the commit. */
+    recordId: uuid('record_id'),
     result: text('result', { enum: IMPORT_ROW_RESULTS }),
     resultError: text('result_error'),
   },

@@ -6,6 +6,12 @@ export const organizations = pgTable('organizations', {
   id: id(),
   name: text('name').notNull(),
   isPlatform: boolean('is_platform').notNull().default(false),
+  /**
+   * The GST state and GSTIN given at onboarding (migration 0017): the buyer's particulars on its tax
+   * invoices until the company saves Company Details, whose own then win (findBuyerParticulars).
+   */
+  gstStateCode: text('gst_state_code'),
+  gstin: text('gstin'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { CompanyDetails, CompanyDetailsFields } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { companyDetails } from '../../db/schema/index.js';
@@ -33,6 +33,18 @@ export async function findCompanyDetails(db: Db, organizationId: string): Promis
     .where(eq(companyDetails.organizationId, organizationId))
     .limit(1);
   return row ? toDto(row) : null;
+}
+
+/** The GST state and GSTIN on the company details of these organizations (those that saved theirs). */
+export async function findTaxParticulars(db: Db, organizationIds: readonly string[]) {
+  return db
+    .select({
+      organizationId: companyDetails.organizationId,
+      gstStateCode: companyDetails.gstStateCode,
+      gstin: companyDetails.gstin,
+    })
+    .from(companyDetails)
+    .where(sql`${companyDetails.organizationId} = any(${sql.param([...organizationIds])}::uuid[])`);
 }
 
 /** Inserts or replaces the organization's one record; tells which it was. */

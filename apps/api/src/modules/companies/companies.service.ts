@@ -5,7 +5,7 @@ import type { Deps } from '../../core/deps.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
 import { findOrganization } from '../organizations/index.js';
 import { requireActiveSubscription } from '../profile/index.js';
-import { findCompanyDetails, upsertCompanyDetails } from './companies.repo.js';
+import { findCompanyDetails, findTaxParticulars, upsertCompanyDetails } from './companies.repo.js';
 
 /** Own organization only (any for super_admin); another tenant's answers 404 like a missing one. */
 async function requireReachableOrganization(deps: Deps, actor: Actor, organizationId: string) {
@@ -46,4 +46,32 @@ export async function saveCompany(
     });
     return details;
   });
+}
+
+/** The buyer's particulars on tax invoices, as Company Details hold them. */
+export interface CompanyTaxParticulars {
+  gstStateCode: string | null;
+  gstin: string | null;
+}
+
+const LOOKUP_CHUNK = 1_000;
+
+/**
+ * The GST state and GSTIN of each of these organizations that has saved its company details (the
+ * others have no record yet): what a bulk import of organizations compares its rows with. No tenant
+ * check: the caller names only organizations it may see.
+ */
+export async function companyTaxParticulars(
+  deps: Deps,
+  _actor: Actor,
+  input: { organizationIds: readonly string[] },
+): Promise<Map<string, CompanyTaxParticulars>> {
+  const ids = [...new Set(input.organizationIds)];
+  const found = new Map<string, CompanyTaxParticulars>();
+  for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
+    for (const row of await findTaxParticulars(deps.db, ids.slice(i, i + LOOKUP_CHUNK))) {
+      found.set(row.organizationId, { gstStateCode: row.gstStateCode, gstin: row.gstin });
+    }
+  }
+  return found;
 }

@@ -22,6 +22,8 @@ function summaryOf(record: ImportRecord, pending: number): ImportSummary {
     organizationId: record.organizationId,
     fileName: record.fileName,
     onExisting: record.onExisting,
+    matchBy: record.matchBy,
+    mapping: record.mapping,
     status: record.status,
     createdBy: record.createdBy,
     createdAt: record.createdAt.toISOString(),

@@ -1,24 +1,23 @@
 import { can, type Actor, type SystemActor } from '../../core/actor.js';
-import { importFinishedBody, messages, SYSTEM_ROLES } from '@portal/shared';
+import { IMPORT_KIND_FEATURE, importFinishedBody, messages, SYSTEM_ROLES } from '@portal/shared';
 import { recordActivity } from '../../core/activity-log.repo.js';
 import { withDb, type Deps } from '../../core/deps.js';
 import { findUserDto } from '../../core/identity/users.repo.js';
 import { defineJob } from '../../core/jobs.js';
 import { AppError } from '../../lib/errors.js';
 import { notifyUser } from '../notifications/index.js';
-import { findOrganization } from '../organizations/index.js';
-import { createUserIn, importableRoles, updateUser, type ImportableRole } from '../users/index.js';
+import type { ImportKindHandler, RowResult } from './import-kind.js';
+import { IMPORT_HANDLERS } from './import-kinds.js';
 import {
   countResults,
   findImport,
   lockImport,
   lockPendingRows,
-  setRowResult,
+  setRowResults,
   updateImport,
   type ImportRecord,
-  type ImportRowRecord,
+  type RowResultRecord,
 } from './imports.repo.js';
-import type { UserRowValues } from './user-rows.js';
 
 /** Rows per transaction: each row a savepoint, the batch one commit. */
 const BATCH_ROWS = 50;
@@ -26,10 +25,11 @@ const BATCH_ROWS = 50;
 const RUN_SLICE_MS = 30_000;
 
 /**
- * The importer as the commit acts: who they are now (active, still holding User Management IMPORT),
+ * The importer as the commit acts: who they are now (active, still holding IMPORT on the kind's feature),
  * not who they were when they clicked. Null when they may no longer import.
  */
 async function importerActor(deps: Deps, record: ImportRecord): Promise<Actor | null> {
+  const feature = IMPORT_KIND_FEATURE[record.kind];
   const user = record.committedBy ? await findUserDto(deps.db, record.committedBy) : null;
   if (!user || !user.isActive) return null;
   const isSuperAdmin = user.role.name === SYSTEM_ROLES.superAdmin;
@@ -47,45 +47,42 @@ async function importerActor(deps: Deps, record: ImportRecord): Promise<Actor | 
     twoFactor: { enabled: false, required: false },
   };
   const inTenant = isSuperAdmin || user.organizationId === record.organizationId;
-  return inTenant && can(actor, 'users', 'IMPORT') ? actor : null;
+  return inTenant && can(actor, feature, 'IMPORT') ? actor : null;
 }
 
-/** One row: the user created (or updated) and its result recorded, or the refusal recorded. */
-async function commitRow(
+/** A row's result as stored. */
+function resultRecord(rowNumber: number, done: RowResult | undefined): RowResultRecord {
+  // A kind answers for every row it is handed; a row it left out is refused, never taken twice.
+  if (!done) return { rowNumber, result: 'failed', recordId: null, resultError: messages.http.internal };
+  return done.result === 'failed'
+    ? { rowNumber, result: 'failed', recordId: null, resultError: done.error }
+    : { rowNumber, result: done.result, recordId: done.recordId, resultError: null };
+}
+
+/**
+ * One batch's rows, locked, committed by their kind, their results written in the same transaction;
+ * what the kind asked to run after the commit runs once it has. Answers how many rows it took.
+ */
+async function commitBatch(
   deps: Deps,
   importer: Actor,
-  context: { record: ImportRecord; organizationName: string; roles: Map<string, ImportableRole> },
-  row: ImportRowRecord,
-) {
-  const values = row.values as UserRowValues;
-  const role = context.roles.get(values.role.trim().toLowerCase());
-  try {
-    if (!role || !role.withinActor) throw new AppError(400, messages.imports.unknownRole, 'BAD_REQUEST');
-    if (row.outcome === 'to_create') {
-      const { user } = await createUserIn(deps, importer, {
-        email: values.email,
-        username: values.username,
-        mobileNo: values.mobile,
-        client: context.organizationName,
-        organizationId: context.record.organizationId,
-        roleId: role.id,
-      });
-      await setRowResult(deps.db, row.importId, row.rowNumber, { result: 'created', userId: user.id });
-    } else {
-      await updateUser(deps, importer, {
-        id: row.userId!,
-        body: { username: values.username.trim(), mobileNo: values.mobile.trim(), roleId: role.id },
-      });
-      await setRowResult(deps.db, row.importId, row.rowNumber, { result: 'updated' });
-    }
-  } catch (error) {
-    // A refusal (taken meanwhile, role gone) is this row's result; anything else retries the batch.
-    if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
-    await setRowResult(deps.db, row.importId, row.rowNumber, {
-      result: 'failed',
-      resultError: error.message,
-    });
-  }
+  handler: ImportKindHandler<unknown>,
+  context: unknown,
+  record: ImportRecord,
+): Promise<number> {
+  const { taken, results } = await deps.db.transaction(async (tx) => {
+    const rows = await lockPendingRows(tx, record.id, BATCH_ROWS);
+    if (rows.length === 0) return { taken: 0, results: [] };
+    const done = await handler.commitRows(withDb(deps, tx), importer, context, rows);
+    await setRowResults(
+      tx,
+      record.id,
+      rows.map((row) => resultRecord(row.rowNumber, done.get(row.rowNumber))),
+    );
+    return { taken: rows.length, results: [...done.values()] };
+  });
+  for (const result of results) if (result.result !== 'failed') await result.afterCommit?.();
+  return taken;
 }
 
 /** Ends the import once: its counts, an activity entry and a notice to the importer. */
@@ -109,7 +106,7 @@ async function finishImport(deps: Deps, record: ImportRecord, failure: string | 
       action: 'created',
       entityType: 'import',
       entityId: record.id,
-      message: `Imported users from ${body}${failure ? ` Stopped: ${failure}` : ''}`,
+      message: `Imported ${IMPORT_HANDLERS[record.kind].noun} from ${body}${failure ? ` Stopped: ${failure}` : ''}`,
     });
     if (record.committedBy) {
       await notifyUser(
@@ -121,7 +118,7 @@ async function finishImport(deps: Deps, record: ImportRecord, failure: string | 
           kind: 'import_finished',
           title: messages.imports.finishedTitle,
           body: failure ? `${body} ${failure}` : body,
-          link: `/dashboard/imports/${record.id}`,
+          link: `/dashboard/imports/${record.kind}/${record.id}`,
         },
       );
     }
@@ -130,7 +127,7 @@ async function finishImport(deps: Deps, record: ImportRecord, failure: string | 
 
 /**
  * The commit's work: batches of rows, each row's result written in the transaction that creates its
- * user, so a run killed midway and run again takes only the rows still without a result, and two runs
+ * record, so a run killed midway and run again takes only the rows still without a result, and two runs
  * at once wait on each other's rows rather than creating them twice. After RUN_SLICE_MS it queues a
  * fresh job for the rest, so no try outlives its queue's expiry.
  */
@@ -143,21 +140,17 @@ export async function runImportCommit(deps: Deps, _actor: SystemActor, input: { 
     await finishImport(deps, record, messages.imports.importerCannotImport);
     return { done: true };
   }
-  const organization = await findOrganization(deps, importer, { id: record.organizationId });
-  if (!organization) {
-    await finishImport(deps, record, messages.users.organizationNotFound);
+  const handler = IMPORT_HANDLERS[record.kind] as ImportKindHandler<unknown>;
+  let context: unknown;
+  try {
+    context = await handler.prepareCommit(deps, importer, record);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+    await finishImport(deps, record, error.message);
     return { done: true };
   }
-  const roles = await importableRoles(deps, importer, { organization });
-  const context = { record, organizationName: organization.name, roles };
   const deadline = Date.now() + RUN_SLICE_MS;
-  for (;;) {
-    const taken = await deps.db.transaction(async (tx) => {
-      const rows = await lockPendingRows(tx, record.id, BATCH_ROWS);
-      for (const row of rows) await commitRow(withDb(deps, tx), importer, context, row);
-      return rows.length;
-    });
-    if (taken === 0) break;
+  while ((await commitBatch(deps, importer, handler, context, record)) > 0) {
     if (Date.now() > deadline) {
       await deps.jobs.send(deps.db, importCommitJob, { importId: record.id });
       return { done: false };
@@ -170,6 +163,6 @@ export async function runImportCommit(deps: Deps, _actor: SystemActor, input: { 
 /** The durable job behind a commit (core/jobs.ts); safe to run twice, and two at once. */
 export const importCommitJob = defineJob<{ importId: string }>({
   name: 'imports.commit',
-  queue: () => ({ retryLimit: 10, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 120 }),
+  queue: () => ({ retryLimit: 10, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 60 }),
   run: (deps, actor, job) => runImportCommit(deps, actor, job.data),
 });

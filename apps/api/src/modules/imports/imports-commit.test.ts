@@ -90,15 +90,15 @@ describe('commit', () => {
     ]);
     const dry = detailOf(await uploadImport(importerA.session, { name: 'team.csv', data }));
     expect(dry.counts).toMatchObject({ toCreate: 2, errors: 1 });
-    const commit = await importerA.session.post(`/api/auth/imports/${dry.id}/commit`);
+    const commit = await importerA.session.post(`/api/auth/imports/users/${dry.id}/commit`);
     expect(commit.statusCode, commit.body).toBe(202);
     expect(commit.json().message).toBe(messages.imports.committed);
     expect(detailOf(commit).status).toBe('queued');
-    const twice = await importerA.session.post(`/api/auth/imports/${dry.id}/commit`);
+    const twice = await importerA.session.post(`/api/auth/imports/users/${dry.id}/commit`);
     expect(twice.statusCode).toBe(409);
     await ctx.app.deps.jobs.settled();
 
-    const done = detailOf(await importerA.session.get(`/api/auth/imports/${dry.id}`));
+    const done = detailOf(await importerA.session.get(`/api/auth/imports/users/${dry.id}`));
     expect(done.status).toBe('done');
     expect(done.progress).toEqual({ done: 2, total: 2 });
     expect(done.results).toEqual({ created: 2, updated: 0, unchanged: 0, failed: 0 });
@@ -131,14 +131,14 @@ describe('commit', () => {
   it('updates existing users when asked, and a re-run of the same file changes nothing', async () => {
     const first = csvOf([HEADER, ['upd.one', 'upd1@commit.test', '9876543210', 'Member']]);
     const made = detailOf(await uploadImport(importerA.session, { name: 'upd.csv', data: first }));
-    await importerA.session.post(`/api/auth/imports/${made.id}/commit`);
+    await importerA.session.post(`/api/auth/imports/users/${made.id}/commit`);
     await ctx.app.deps.jobs.settled();
     const changed = csvOf([HEADER, ['upd.renamed', 'upd1@commit.test', '9123456789', 'Member']]);
     const dry = detailOf(
       await uploadImport(importerA.session, { name: 'upd.csv', data: changed }, { onExisting: 'update' }),
     );
     expect(dry.counts).toMatchObject({ toUpdate: 1, toCreate: 0 });
-    expect((await importerA.session.post(`/api/auth/imports/${dry.id}/commit`)).statusCode).toBe(202);
+    expect((await importerA.session.post(`/api/auth/imports/users/${dry.id}/commit`)).statusCode).toBe(202);
     await ctx.app.deps.jobs.settled();
     const [user] = await ctx.database.db.select().from(users).where(eq(users.email, 'upd1@commit.test'));
     expect({ username: user!.username, mobileNo: user!.mobileNo }).toEqual({
@@ -178,12 +178,12 @@ describe('commit', () => {
       });
       await ctx.database.db
         .update(importRows)
-        .set({ result: 'created', userId })
+        .set({ result: 'created', recordId: userId })
         .where(and(eq(importRows.importId, dry.id), eq(importRows.rowNumber, row.rowNumber)));
     }
     const system = systemActor('job:imports.commit');
     const deps = ctx.app.deps;
-    const progress = detailOf(await importerA.session.get(`/api/auth/imports/${dry.id}`)).progress;
+    const progress = detailOf(await importerA.session.get(`/api/auth/imports/users/${dry.id}`)).progress;
     expect(progress).toEqual({ done: 50, total: 120 });
 
     // Two runs at once (a retried try beside the first), then a third after both.
@@ -199,7 +199,7 @@ describe('commit', () => {
       .where(like(emailOutbox.toAddress, 'crash%@commit.test'));
     // The first 50 stand for a batch committed before the crash; the runs invited the other 70.
     expect(Number(invitations[0]!.n)).toBe(70);
-    const done = detailOf(await importerA.session.get(`/api/auth/imports/${dry.id}`));
+    const done = detailOf(await importerA.session.get(`/api/auth/imports/users/${dry.id}`));
     expect(done.status).toBe('done');
     expect(done.results).toMatchObject({ created: 120, failed: 0 });
     const ends = await ctx.database.db
@@ -223,9 +223,9 @@ describe('commit', () => {
       roleId: await roleOfA('Member'),
     });
     expect(invite.statusCode, invite.body).toBe(201);
-    await importerA.session.post(`/api/auth/imports/${dry.id}/commit`);
+    await importerA.session.post(`/api/auth/imports/users/${dry.id}/commit`);
     await ctx.app.deps.jobs.settled();
-    const done = detailOf(await importerA.session.get(`/api/auth/imports/${dry.id}`));
+    const done = detailOf(await importerA.session.get(`/api/auth/imports/users/${dry.id}`));
     expect(done.results).toMatchObject({ created: 1, failed: 1 });
     expect(done.errors).toEqual([{ row: 2, column: 'Row', message: messages.users.duplicate }]);
   });
@@ -248,9 +248,9 @@ describe('10,000 users in one .xlsx', () => {
       const dryRunMs = performance.now() - started;
       expect(dry.counts.toCreate).toBe(10_000);
       started = performance.now();
-      await importerA.session.post(`/api/auth/imports/${dry.id}/commit`);
+      await importerA.session.post(`/api/auth/imports/users/${dry.id}/commit`);
       // Done when the import is: the invitations' delivery jobs go on after it.
-      while (detailOf(await importerA.session.get(`/api/auth/imports/${dry.id}`)).status !== 'done') {
+      while (detailOf(await importerA.session.get(`/api/auth/imports/users/${dry.id}`)).status !== 'done') {
         if (performance.now() - started > 150_000) throw new Error('the commit did not end in 150 s');
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
@@ -275,16 +275,18 @@ describe('tenancy', () => {
       await uploadImport(importerB.session, { name: 'tenant-b.csv', data: usersFile('tb', 1) }),
     );
     const names = async (s: Session) =>
-      ((await s.get('/api/auth/imports?pageSize=100')).json().data as ImportSummary[]).map((i) => i.fileName);
+      ((await s.get('/api/auth/imports/users?pageSize=100')).json().data as ImportSummary[]).map(
+        (i) => i.fileName,
+      );
     expect(await names(importerA.session)).toContain('tenant-a.csv');
     expect(await names(importerA.session)).not.toContain('tenant-b.csv');
     expect(await names(importerB.session)).toEqual(['tenant-b.csv']);
     expect(await names(root)).toEqual(expect.arrayContaining(['tenant-a.csv', 'tenant-b.csv']));
-    for (const url of [`/api/auth/imports/${a.id}`, `/api/auth/imports/${a.id}/errors`]) {
+    for (const url of [`/api/auth/imports/users/${a.id}`, `/api/auth/imports/users/${a.id}/errors`]) {
       expect((await importerB.session.get(url)).statusCode).toBe(404);
     }
-    expect((await importerB.session.post(`/api/auth/imports/${a.id}/commit`)).statusCode).toBe(404);
-    expect((await root.get(`/api/auth/imports/${b.id}`)).statusCode).toBe(200);
+    expect((await importerB.session.post(`/api/auth/imports/users/${a.id}/commit`)).statusCode).toBe(404);
+    expect((await root.get(`/api/auth/imports/users/${b.id}`)).statusCode).toBe(200);
     // Naming another organization to import into answers as if it did not exist.
     const foreign = await uploadImport(
       importerB.session,

@@ -23,7 +23,7 @@ import {
   type TestContext,
 } from '../../../test/harness.js';
 import { emailOutbox, importRows, users } from '../../db/schema/index.js';
-import { csvOf, HEADER, sheetRows, uploadImport, xlsxOf } from './test-files.js';
+import { csvOf, HEADER, sheetRows, uploadImport, uploadImportOf, xlsxOf } from './test-files.js';
 
 let ctx: TestContext;
 let orgA: string;
@@ -298,15 +298,15 @@ describe('errors file', () => {
     ]);
     const first = detailOf(await uploadImport(importer.session, { name: 'round.xlsx', data }));
     expect(first.counts).toMatchObject({ toCreate: 1, errors: 2 });
-    const commit = await importer.session.post(`/api/auth/imports/${first.id}/commit`);
+    const commit = await importer.session.post(`/api/auth/imports/users/${first.id}/commit`);
     expect(commit.statusCode, commit.body).toBe(202);
     await ctx.app.deps.jobs.settled();
 
-    const csv = await importer.session.get(`/api/auth/imports/${first.id}/errors?format=csv`);
+    const csv = await importer.session.get(`/api/auth/imports/users/${first.id}/errors?format=csv`);
     expect(csv.statusCode).toBe(200);
     // Formula-like text is written with a leading apostrophe, so a spreadsheet shows it as text.
     expect(csv.body).toContain(`"'=1+1"`);
-    const xlsx = await importer.session.get(`/api/auth/imports/${first.id}/errors?format=xlsx`);
+    const xlsx = await importer.session.get(`/api/auth/imports/users/${first.id}/errors?format=xlsx`);
     const rows = await sheetRows(xlsx.rawPayload);
     expect(rows[0]).toEqual([...HEADER, 'Error']);
     expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual([
@@ -324,7 +324,7 @@ describe('errors file', () => {
     ]);
     const second = detailOf(await uploadImport(importer.session, { name: 'round-fixed.xlsx', data: fixed }));
     expect(second.counts).toMatchObject({ toCreate: 2, unchanged: 1, errors: 0 });
-    expect((await importer.session.post(`/api/auth/imports/${second.id}/commit`)).statusCode).toBe(202);
+    expect((await importer.session.post(`/api/auth/imports/users/${second.id}/commit`)).statusCode).toBe(202);
     await ctx.app.deps.jobs.settled();
     const made = await ctx.database.db
       .select({ email: users.email })
@@ -337,7 +337,7 @@ describe('errors file', () => {
     ]);
     const again = detailOf(await uploadImport(importer.session, { name: 'round-fixed.xlsx', data: fixed }));
     expect(again.counts).toMatchObject({ toCreate: 0, unchanged: 3, errors: 0 });
-    const nothing = await importer.session.post(`/api/auth/imports/${again.id}/commit`);
+    const nothing = await importer.session.post(`/api/auth/imports/users/${again.id}/commit`);
     expect(nothing.statusCode).toBe(409);
     expect(nothing.json().message).toBe(messages.imports.nothingToCommit);
   });
@@ -364,12 +364,118 @@ describe('IMPORT on every route', () => {
     const answers = [
       await member.session.get('/api/auth/imports/users/template'),
       await uploadImport(member.session, { name: 'x.csv', data: csvOf([HEADER]) }),
-      await member.session.get('/api/auth/imports'),
-      await member.session.get(`/api/auth/imports/${mine.id}`),
-      await member.session.get(`/api/auth/imports/${mine.id}/errors`),
-      await member.session.post(`/api/auth/imports/${mine.id}/commit`),
+      await member.session.get('/api/auth/imports/users'),
+      await member.session.get(`/api/auth/imports/users/${mine.id}`),
+      await member.session.get(`/api/auth/imports/users/${mine.id}/errors`),
+      await member.session.post(`/api/auth/imports/users/${mine.id}/commit`),
     ];
     expect(answers.map((a) => a.statusCode)).toEqual([403, 403, 403, 403, 403, 403]);
     expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('columns and matching', () => {
+  it('names the file’s headers and the header each column matched by itself, storing nothing', async () => {
+    const snapshot = await tableFingerprint(ctx);
+    const before = await snapshot();
+    const data = csvOf([
+      ['E-mail address', 'Login', 'Phone', 'Team'],
+      ['odd.user@import.test', 'odd.user', '9876543210', 'x'],
+    ]);
+    const res = await uploadImportOf('users', importer.session, { name: 'odd.csv', data }, {}, 'columns');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual({
+      headers: ['E-mail address', 'Login', 'Phone', 'Team'],
+      mapping: { username: 'Login', email: 'E-mail address', mobile: 'Phone', role: null },
+    });
+    expect(await snapshot()).toBe(before);
+    // The unmatched column named in a mapping: the dry run reads it from there.
+    const mapped = await uploadImport(
+      importer.session,
+      { name: 'odd.csv', data },
+      { mapping: JSON.stringify({ role: 'Team' }) },
+    );
+    expect(mapped.statusCode, mapped.body).toBe(201);
+    expect(detailOf(mapped).mapping).toEqual({
+      username: 'Login',
+      email: 'E-mail address',
+      mobile: 'Phone',
+      role: 'Team',
+    });
+    expect(detailOf(mapped).errors).toEqual([
+      { row: 2, column: 'Role', message: messages.imports.unknownRole },
+    ]);
+  });
+
+  it('refuses a mapping of a column the kind has not, and a match column it does not offer', async () => {
+    const data = csvOf([HEADER, ['m.x', 'mx@import.test', '9876543210', 'Member']]);
+    const unknown = await uploadImport(
+      importer.session,
+      { name: 'x.csv', data },
+      { mapping: '{"salary":"Role"}' },
+    );
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(messages.imports.invalidMapping);
+    const match = await uploadImport(importer.session, { name: 'x.csv', data }, { matchBy: 'mobile' });
+    expect(match.statusCode).toBe(400);
+    expect(match.json().errors).toEqual({ matchBy: [messages.imports.invalidMatchBy] });
+    const into = await uploadImportOf(
+      'users',
+      importer.session,
+      { name: 'x.csv', data },
+      { organizationId: 'nope' },
+    );
+    expect(into.statusCode).toBe(400);
+  });
+
+  it('matches existing users by username when asked: the email may not change, the mobile may', async () => {
+    const username = 'match.by.name';
+    await createUserDirect(ctx, {
+      username,
+      email: 'match.by.name@import.test',
+      roleId: importerRole,
+      organizationId: orgA,
+    });
+    const rows = [
+      HEADER,
+      [username, 'match.by.name@import.test', '9123456780', 'Importer'],
+      ['new.by.name', 'new.by.name@import.test', '9876543210', 'Member'],
+    ];
+    const res = await uploadImport(
+      importer.session,
+      { name: 'by-name.csv', data: csvOf(rows) },
+      { matchBy: 'username', onExisting: 'update' },
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    expect(detailOf(res)).toMatchObject({
+      matchBy: 'username',
+      counts: { toCreate: 1, toUpdate: 1, errors: 0 },
+    });
+    const moved = await uploadImport(
+      importer.session,
+      { name: 'moved.csv', data: csvOf([HEADER, [username, 'other@import.test', '9123456780', 'Importer']]) },
+      { matchBy: 'username', onExisting: 'update' },
+    );
+    expect(detailOf(moved).errors).toEqual([
+      { row: 2, column: 'Email', message: messages.users.emailLocked },
+    ]);
+  });
+
+  it('answers 404 for an import asked for under another kind', async () => {
+    const made = detailOf(
+      await uploadImport(importer.session, {
+        name: 'kind.csv',
+        data: csvOf([HEADER, ['k.one', 'k1@import.test', '9876543210', 'Member']]),
+      }),
+    );
+    const both = await createRole(ctx, orgA, 'Both importer', { ...IMPORTER_GRANTS, positions: ['IMPORT'] });
+    const holder = await createTenant(ctx, 'Both importer', { organizationId: orgA, roleId: both });
+    expect((await holder.session.get(`/api/auth/imports/users/${made.id}`)).statusCode).toBe(200);
+    for (const path of ['', '/errors']) {
+      expect((await holder.session.get(`/api/auth/imports/positions/${made.id}${path}`)).statusCode).toBe(
+        404,
+      );
+    }
+    expect((await holder.session.post(`/api/auth/imports/positions/${made.id}/commit`)).statusCode).toBe(404);
   });
 });

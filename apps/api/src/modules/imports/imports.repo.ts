@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { ImportRowOutcome, ImportRowResult } from '@portal/shared';
+import type { ImportKind, ImportRowOutcome, ImportRowResult } from '@portal/shared';
 import type { Db } from '../../db/client.js';
 import { importRows, imports } from '../../db/schema/index.js';
 import { offsetOf, type PageQuery } from '../../lib/paging.js';
@@ -48,8 +48,8 @@ export async function updateImport(db: Db, id: string, changes: Partial<ImportRe
   await db.update(imports).set(changes).where(eq(imports.id, id));
 }
 
-export async function listImportPage(db: Db, scope: string | null, page: PageQuery) {
-  const where = scope === null ? undefined : eq(imports.organizationId, scope);
+export async function listImportPage(db: Db, scope: string | null, kind: ImportKind, page: PageQuery) {
+  const where = and(eq(imports.kind, kind), scope === null ? undefined : eq(imports.organizationId, scope));
   const [rows, [total]] = await Promise.all([
     db
       .select()
@@ -100,20 +100,34 @@ export async function lockPendingRows(db: Db, importId: string, limit: number): 
     .for('update');
 }
 
-export async function setRowResult(
+/** A committed row's result: the record made or changed, or why the commit refused it. */
+export interface RowResultRecord {
+  rowNumber: number;
+  result: ImportRowResult;
+  recordId: string | null;
+  resultError: string | null;
+}
+
+/** A batch's results in one statement; a row's record is kept when the result names none. */
+export async function setRowResults(
   db: Db,
   importId: string,
-  rowNumber: number,
-  result: { result: ImportRowResult; userId?: string | null; resultError?: string | null },
+  results: readonly RowResultRecord[],
 ): Promise<void> {
-  await db
-    .update(importRows)
-    .set({
-      result: result.result,
-      resultError: result.resultError ?? null,
-      ...(result.userId ? { userId: result.userId } : {}),
-    })
-    .where(and(eq(importRows.importId, importId), eq(importRows.rowNumber, rowNumber)));
+  if (results.length === 0) return;
+  const values = sql.join(
+    results.map(
+      (r) => sql`(${r.rowNumber}::integer, ${r.result}::text, ${r.recordId}::uuid, ${r.resultError}::text)`,
+    ),
+    sql`, `,
+  );
+  await db.execute(sql`
+    update ${importRows} set
+      "result" = v.result,
+      "result_error" = v.result_error,
+      "record_id" = coalesce(v.record_id, ${importRows.recordId})
+    from (values ${values}) as v(row_number, result, record_id, result_error)
+    where ${importRows.importId} = ${importId} and ${importRows.rowNumber} = v.row_number`);
 }
 
 /** How the commit's rows ended. */

@@ -1,10 +1,19 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Session } from '../../../test/harness.js';
+import type { ImportKind } from '@portal/shared';
 import { multipartBody } from '../../../test/upload-fixtures.js';
 
-/** Files for the import tests: workbooks, CSV text, and a ZIP whose entries are deflated. */
+/** Files for the import tests (and the bench): workbooks, CSV text, and a ZIP whose entries are deflated. */
+
+/** What posts a form: a test's Session (test/harness.ts), kept structural so the bench can import this file. */
+interface Session {
+  post(
+    url: string,
+    payload: unknown,
+    options: { headers: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
+}
 
 export const HEADER = ['Username', 'Email', 'Mobile', 'Role'];
 
@@ -66,8 +75,19 @@ export function uploadImport(
   file: { name: string; data: Buffer },
   fields: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
+  return uploadImportOf('users', session, file, fields);
+}
+
+/** POST /api/auth/imports/:kind (the dry run), or `/columns` with `path: 'columns'`. */
+export function uploadImportOf(
+  kind: ImportKind,
+  session: Session,
+  file: { name: string; data: Buffer },
+  fields: Record<string, string> = {},
+  path: '' | 'columns' = '',
+): Promise<LightMyRequestResponse> {
   const { payload, headers } = multipartBody(fields, file);
-  return session.post('/api/auth/imports/users', payload, { headers });
+  return session.post(`/api/auth/imports/${kind}${path ? `/${path}` : ''}`, payload, { headers });
 }
 
 /** Reads an .xlsx download's first sheet as rows of text. */

@@ -253,8 +253,14 @@ export async function* iterateCreditNotes(db: Db, filter: InvoiceFilter, scope: 
   }
 }
 
-/** What an invoice states about the buyer: the company details, else the organization's name. */
+/**
+ * What an invoice states about the buyer: the company details, else the organization's name. The GST
+ * state and GSTIN, one rule for both: a company that has saved Company Details is taken at its word
+ * there, even where it left them empty (it may have deregistered); one that has not yet is taken at
+ * the particulars given when it was onboarded (organizations, migration 0017).
+ */
 export async function findBuyerParticulars(db: Db, organizationId: string) {
+  const hasDetails = sql`${companyDetails.organizationId} is not null`;
   const [row] = await db
     .select({
       organizationName: organizations.name,
@@ -264,8 +270,12 @@ export async function findBuyerParticulars(db: Db, organizationId: string) {
       state: companyDetails.state,
       pincode: companyDetails.pincode,
       country: companyDetails.country,
-      gstStateCode: companyDetails.gstStateCode,
-      gstin: companyDetails.gstin,
+      gstStateCode: sql<
+        string | null
+      >`case when ${hasDetails} then ${companyDetails.gstStateCode} else ${organizations.gstStateCode} end`,
+      gstin: sql<
+        string | null
+      >`case when ${hasDetails} then ${companyDetails.gstin} else ${organizations.gstin} end`,
     })
     .from(organizations)
     .leftJoin(companyDetails, eq(companyDetails.organizationId, organizations.id))

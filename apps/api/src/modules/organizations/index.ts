@@ -2,5 +2,9 @@ export { organizationsRoutes } from './organizations.routes.js';
 export {
   createOrganizationIfMissing,
   findOrganization,
+  organizationsByIdOrName,
+  recordTaxParticulars,
+  type MatchableOrganization,
   type OrganizationSummary,
+  type OrganizationTaxParticulars,
 } from './organizations.service.js';

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { organizations } from '../../db/schema/index.js';
 import { offsetOf, type PageQuery } from '../../lib/paging.js';
@@ -60,4 +60,37 @@ export async function insertOrganizationIfMissing(db: Db, values: { id: string; 
     .onConflictDoNothing({ target: organizations.id })
     .returning({ id: organizations.id });
   return rows.length === 1;
+}
+
+/** The organizations with any of these ids or lowercase names, oldest first. */
+export async function findOrganizationsByIdOrName(db: Db, ids: readonly string[], names: readonly string[]) {
+  return db
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      isPlatform: organizations.isPlatform,
+      createdAt: organizations.createdAt,
+      gstStateCode: organizations.gstStateCode,
+      gstin: organizations.gstin,
+    })
+    .from(organizations)
+    .where(
+      or(
+        sql`${organizations.id} = any(${sql.param([...ids])}::uuid[])`,
+        sql`lower(${organizations.name}) = any(${sql.param([...names])}::text[])`,
+      ),
+    )
+    .orderBy(asc(organizations.createdAt), asc(organizations.id));
+}
+
+/** Sets the GST state and GSTIN given at onboarding. */
+export async function updateTaxParticulars(
+  db: Db,
+  id: string,
+  values: { gstStateCode: string | null; gstin: string | null },
+) {
+  await db
+    .update(organizations)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(organizations.id, id));
 }

@@ -96,6 +96,35 @@ export async function findPosition(
   return row ? toPositionDto(row) : null;
 }
 
+/** The organization's positions whose title, compared lowercase, is one of `lowerTitles`. */
+export async function findPositionsByTitles(
+  db: Db,
+  organizationId: string,
+  lowerTitles: readonly string[],
+): Promise<Position[]> {
+  const rows = await db
+    .select(columns)
+    .from(positions)
+    .innerJoin(organizations, eq(organizations.id, positions.organizationId))
+    .where(
+      and(
+        eq(positions.organizationId, organizationId),
+        sql`lower(${positions.title}) = any(${sql.param([...lowerTitles])}::text[])`,
+      ),
+    );
+  return rows.map(toPositionDto);
+}
+
+/**
+ * Waits for, then holds until the transaction ends, the organization's lock on creating positions by
+ * title: a title found free under it stays free until this transaction commits.
+ */
+export async function lockTitlesOf(db: Db, organizationId: string): Promise<void> {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtext(${`positions by title:${organizationId}`}::text))`,
+  );
+}
+
 export async function organizationExists(db: Db, id: string): Promise<boolean> {
   const [row] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id));
   return Boolean(row);

@@ -39,6 +39,41 @@ export function getPosition(deps: Deps, actor: Actor, input: { id: string }): Pr
   return visiblePosition(deps.db, actor, input.id);
 }
 
+/** Lookups in bulk: at most this many titles a statement. */
+const TITLE_CHUNK = 1_000;
+
+/**
+ * The organization's positions holding any of these titles, compared without case (positions are
+ * not unique by title: one title may answer several). Another tenant's organization is a 404.
+ */
+export async function positionsByTitles(
+  deps: Deps,
+  actor: Actor,
+  input: { organizationId: string; titles: readonly string[] },
+): Promise<Position[]> {
+  const scope = tenantScope(actor);
+  if (scope && input.organizationId !== scope) throw notFound(text.organizationNotFound);
+  const titles = [...new Set(input.titles.map((t) => t.trim().toLowerCase()))];
+  const found: Position[] = [];
+  for (let i = 0; i < titles.length; i += TITLE_CHUNK) {
+    found.push(
+      ...(await repo.findPositionsByTitles(deps.db, input.organizationId, titles.slice(i, i + TITLE_CHUNK))),
+    );
+  }
+  return found;
+}
+
+/**
+ * For the caller's transaction (`deps.db`), whoever else creates the organization's positions by
+ * title in bulk waits: a bulk import looks a title up, then creates it, and two imports of the same
+ * file committed at once must not both find it free.
+ */
+export async function holdPositionTitles(deps: Deps, actor: Actor, input: { organizationId: string }) {
+  const scope = tenantScope(actor);
+  if (scope && input.organizationId !== scope) throw notFound(text.organizationNotFound);
+  await repo.lockTitlesOf(deps.db, input.organizationId);
+}
+
 /** Positions belong to the caller's organization; super_admin may name another one. */
 async function targetOrganization(db: Db, actor: Actor, requested: string | undefined): Promise<string> {
   const scope = tenantScope(actor);
