@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { IMPORT_KINDS } from '@portal/shared';
 import { PAGE_ACCESS } from '../lib/page-access';
 import { FullScreenLoading, LoadingLayerProvider } from './loading-layer';
 import { TWO_FACTOR_SETUP_PATH } from '../lib/session/two-factor-gate';
@@ -140,6 +141,25 @@ export const dashboardChildren: RouteObject[] = [
     lazy: () =>
       import('../features/billing/routes/renewals-page').then((m) => ({ Component: m.RenewalsPage })),
   },
+  // One import page and one page per import for each kind; any other kind is no route at all.
+  ...IMPORT_KINDS.flatMap((kind): RouteObject[] => [
+    {
+      path: `imports/${kind}`,
+      handle: { access: PAGE_ACCESS[`imports/${kind}`] },
+      lazy: () =>
+        import('../features/imports/routes/import-page').then((m) => ({
+          element: <m.ImportPage key={kind} kind={kind} />,
+        })),
+    },
+    {
+      path: `imports/${kind}/:id`,
+      handle: { access: PAGE_ACCESS[`imports/${kind}/:id`] },
+      lazy: () =>
+        import('../features/imports/routes/import-detail-page').then((m) => ({
+          element: <m.ImportDetailPage key={kind} kind={kind} />,
+        })),
+    },
+  ]),
 ];
 
 const authChildren: RouteObject[] = [

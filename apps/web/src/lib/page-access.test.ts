@@ -72,6 +72,23 @@ describe('what each page needs', () => {
     expect(allows(PAGE_ACCESS.renewals, tenantAdmin, nowhere)).toBe(false);
   });
 
+  it('opens each kind’s import, and each import of it, to holders of the kind’s IMPORT only', () => {
+    const usersImporter = holder({ users: ['READ', 'IMPORT'] });
+    for (const page of ['imports/users', 'imports/users/:id']) {
+      expect(allows(PAGE_ACCESS[page], usersImporter, nowhere), page).toBe(true);
+      expect(allows(PAGE_ACCESS[page], holder({ users: ['READ', 'CREATE', 'UPDATE'] }), nowhere), page).toBe(
+        false,
+      );
+    }
+    expect(allows(PAGE_ACCESS['imports/positions'], usersImporter, nowhere)).toBe(false);
+    expect(allows(PAGE_ACCESS['imports/positions'], tenantAdmin, nowhere)).toBe(true);
+    // Organizations are imported by whoever may import them: the platform operator.
+    expect(allows(PAGE_ACCESS['imports/organizations'], tenantAdmin, nowhere)).toBe(false);
+    expect(allows(PAGE_ACCESS['imports/organizations/:id'], superAdmin, nowhere)).toBe(true);
+    // A kind that does not exist is no page at all (the route table has no route for it).
+    expect(PAGE_ACCESS['imports/widgets']).toBeUndefined();
+  });
+
   it('leaves a page with no entry (profile, settings) to everyone signed in', () => {
     expect(allows(PAGE_ACCESS.profile, holder({}), nowhere)).toBe(true);
   });

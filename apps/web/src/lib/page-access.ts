@@ -1,5 +1,7 @@
 import type { Location } from 'react-router';
 import {
+  IMPORT_KIND_FEATURE,
+  IMPORT_KINDS,
   meets,
   REQUIREMENTS,
   type FeatureKey,
@@ -41,6 +43,21 @@ const inviteForm: PageAccess = {
 };
 
 /**
+ * Each kind's import (imports/users, …) and one import of it (imports/users/:id): the kind's feature
+ * IMPORT, as the server checks on every import route. A kind not listed has no route, so its address
+ * is the app's not-found.
+ */
+const importPages: Record<string, PageAccess> = Object.fromEntries(
+  IMPORT_KINDS.flatMap((kind) => {
+    const access: PageAccess = { requires: needs([IMPORT_KIND_FEATURE[kind], 'IMPORT']) };
+    return [
+      [`imports/${kind}`, access],
+      [`imports/${kind}/:id`, access],
+    ];
+  }),
+);
+
+/**
  * What each page below {prefix} needs, by its path in the route table (app/routes.tsx attaches it to
  * the route; the guard, the sidebar and every link to a page read it here). A page not listed is open
  * to every signed-in user. Each requirement covers the calls the page makes to do its job.
@@ -80,6 +97,7 @@ export const PAGE_ACCESS: Record<string, PageAccess> = {
   mail: { superAdminOnly: true },
   // Every organization's renewals; a tenant sees its own on Billing.
   renewals: { superAdminOnly: true },
+  ...importPages,
 };
 
 export function allows(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_UPLOAD_BYTES } from '../constants.js';
+import { MAX_CREDITS, MAX_PRICE_PER_CREDIT_PAISE, MIN_PRICE_PER_CREDIT_PAISE } from '../money.js';
 import { messages } from '../messages.js';
 import type { FeatureKey } from '../permissions.js';
 import { listQuerySchema } from './common.js';
@@ -98,13 +99,13 @@ export const ORGANIZATION_IMPORT_COLUMNS = [
     key: 'credits',
     label: 'Credits',
     example: '100',
-    rule: 'Interview credits a month: a whole number of at least 1.',
+    rule: `Interview credits a month: a whole number from 1 to ${MAX_CREDITS.toLocaleString('en-IN')}.`,
   },
   {
     key: 'pricePerCredit',
     label: 'Price per credit',
     example: '150',
-    rule: 'Rupees per interview credit, before GST, up to two decimals.',
+    rule: `Rupees per interview credit, before GST, up to two decimals, from ₹${MIN_PRICE_PER_CREDIT_PAISE / 100} to ₹${(MAX_PRICE_PER_CREDIT_PAISE / 100).toLocaleString('en-IN')}.`,
   },
   {
     key: 'gstRate',
@@ -155,8 +156,11 @@ export const IMPORT_MATCH_COLUMNS = {
 
 export const importFormatQuerySchema = z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') });
 
-/** A column → the file's header naming it; the columns left out are matched by header. */
-export const importMappingSchema = z.record(z.string().max(40), z.string().trim().min(1).max(200));
+/**
+ * A column → the file's header naming it, or null: an optional column the file does not have. The
+ * columns left out are matched by header.
+ */
+export const importMappingSchema = z.record(z.string().max(40), z.string().trim().min(1).max(200).nullable());
 export type ImportMapping = z.infer<typeof importMappingSchema>;
 
 /** The text fields of POST /api/auth/imports/:kind, beside its file (keys checked against the kind). */

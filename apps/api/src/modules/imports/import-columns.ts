@@ -42,8 +42,8 @@ export function suggestedMapping(
 }
 
 /**
- * Each column's index in the file (-1: an optional column the file does not have): the header
- * `mapping` names for it, else the header that matches it. A mapping naming an unknown column or a
+ * Each column's index in the file (-1: an optional column the file does not have, or mapped to
+ * null): the header `mapping` names for it, else the header that matches it. A mapping naming an unknown column or a
  * header not in the file, or a required column left unmatched, is a 400 naming it.
  */
 export function mapColumns(
@@ -61,6 +61,16 @@ export function mapColumns(
   const found: Record<string, number> = {};
   for (const column of columns) {
     const named = mapping[column.key];
+    // null: the importer says the file has no such column, which only an optional one may lack.
+    if (named === null) {
+      if (!column.optional) {
+        throw badRequest(importColumnMissing(column.label), {
+          [column.key]: [importColumnMissing(column.label)],
+        });
+      }
+      found[column.key] = -1;
+      continue;
+    }
     const index =
       named !== undefined
         ? squashed.indexOf(squash(named))
@@ -68,9 +78,7 @@ export function mapColumns(
     if (index < 0 && (named !== undefined || !column.optional)) {
       throw badRequest(
         named !== undefined ? messages.imports.invalidMapping : importColumnMissing(column.label),
-        {
-          [column.key]: [importColumnMissing(column.label)],
-        },
+        { [column.key]: [importColumnMissing(column.label)] },
       );
     }
     found[column.key] = index;

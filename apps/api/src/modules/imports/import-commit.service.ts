@@ -19,7 +19,7 @@ import {
   type RowResultRecord,
 } from './imports.repo.js';
 
-/** Rows per transaction: each row a savepoint, the batch one commit. */
+/** Rows per transaction unless the kind says otherwise: each row a savepoint, the batch one commit. */
 const BATCH_ROWS = 50;
 /** A run hands over to a fresh job after this long, well inside its queue's expiry. */
 const RUN_SLICE_MS = 30_000;
@@ -71,7 +71,7 @@ async function commitBatch(
   record: ImportRecord,
 ): Promise<number> {
   const { taken, results } = await deps.db.transaction(async (tx) => {
-    const rows = await lockPendingRows(tx, record.id, BATCH_ROWS);
+    const rows = await lockPendingRows(tx, record.id, handler.batchRows ?? BATCH_ROWS);
     if (rows.length === 0) return { taken: 0, results: [] };
     const done = await handler.commitRows(withDb(deps, tx), importer, context, rows);
     await setRowResults(

@@ -62,6 +62,8 @@ export interface ImportKindHandler<Context = unknown> {
   ): Promise<Map<number, RowResult>>;
   /** The records' name in the activity entry: "users", "positions", "organizations". */
   noun: string;
+  /** Rows handed to commitRows at once (default 50): more for a kind that commits a batch set-based. */
+  batchRows?: number;
 }
 
 /** A refusal of the screens (4xx) is a row's `failed` result; anything else retries the batch. */

@@ -58,6 +58,8 @@ const SCHEMA_FIELD: Record<string, OrganizationImportColumn> = {
   autoRenew: 'autoRenew',
 };
 
+const NUMBER_COLUMNS = new Set<OrganizationImportColumn>(['credits', 'pricePerCredit', 'gstRate']);
+
 /** Any uuid: the dry run's stand-in for the new organization's id, made at the commit as the Invite screen makes it. */
 export const NEW_ORGANIZATION_STAND_IN = '00000000-0000-4000-8000-000000000000';
 
@@ -137,7 +139,14 @@ export function readOrganizationRow(
     },
     autoRenew: YES.has(renew),
   });
-  if (!parsed.success) errors.addIssues(parsed.error.issues, SCHEMA_FIELD);
+  // Numbers out of the subscription's range: the column's rule names the range (the schema has no text).
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => {
+      const column = SCHEMA_FIELD[issue.path.join('.')];
+      return column && NUMBER_COLUMNS.has(column) ? { ...issue, message: RULES[column] } : issue;
+    });
+    errors.addIssues(issues, SCHEMA_FIELD);
+  }
 
   // A state code written as a number loses its leading zero in a spreadsheet (07 becomes 7).
   const stateText = text('gstState');

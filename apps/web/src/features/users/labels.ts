@@ -10,4 +10,6 @@ export const labels = {
   resetTwoFactorConfirm: (username: string) =>
     `Do this only when ${username} has lost both the authenticator and the recovery codes, and you know it is them asking. Their second factor is removed, they are signed out everywhere and mailed, and they set it up again at their next sign-in.`,
   resetTwoFactorFailed: 'The second factor could not be reset.',
+  importUsers: 'Import users',
+  importOrganizations: 'Import organizations',
 } as const;

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { renderAt } from '../../../test/render-at';
 import { ok, page, refusal } from '../../../test/responses';
 import { lastRequest, sentRequests, server } from '../../../test/server';
 import { aSuperAdmin, aUser, permission } from '../../../test/users';
+import { labels } from '../labels';
 import { PositionsPage } from './positions-page';
 
 /** A recruiter holding `scopes` of Position Management. */
@@ -189,6 +190,21 @@ describe('PositionsPage', () => {
     expect(screen.queryByRole('button', { name: messages.positions.addPosition })).toBeNull();
     expect(screen.queryByRole('button', { name: /Actions for/ })).toBeNull();
     expect(screen.queryByRole('columnheader', { name: 'Action' })).toBeNull();
+  });
+
+  it('offers Import positions to a holder of Position Management IMPORT only', async () => {
+    signedIn = userWith(['READ', 'IMPORT']);
+    await renderPage();
+    await screen.findByText('Backend Engineer');
+    expect(screen.getByRole('link', { name: labels.importPositions }).getAttribute('href')).toBe(
+      '/dashboard/imports/positions',
+    );
+
+    cleanup();
+    signedIn = userWith(['READ', 'CREATE', 'UPDATE', 'DELETE', 'EXPORT']);
+    await renderPage();
+    await screen.findByText('Backend Engineer');
+    expect(screen.queryByRole('link', { name: labels.importPositions })).toBeNull();
   });
 
   it('shows the empty text and the organization column for super_admin', async () => {

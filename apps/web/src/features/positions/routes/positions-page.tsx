@@ -13,6 +13,7 @@ import {
   type PositionStatus,
 } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ImportButton } from '../../../components/import-button';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
@@ -26,6 +27,7 @@ import { useSetPositionStatus } from '../api/set-position-status';
 import { useUpdatePosition } from '../api/update-position';
 import { PositionActionsMenu } from '../components/position-actions-menu';
 import { PositionDialog } from '../components/position-dialog';
+import { labels } from '../labels';
 
 const ALL = 'all';
 const FORM_FIELDS = ['title', 'department', 'location', 'openings'] as const;
@@ -127,11 +129,14 @@ export function PositionsPage() {
       <PageHeader
         title={messages.positions.title}
         actions={
-          canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)}>
-              {messages.positions.addPosition}
-            </Button>
-          )
+          <>
+            <ImportButton kind="positions" label={labels.importPositions} />
+            {canCreate && (
+              <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)}>
+                {messages.positions.addPosition}
+              </Button>
+            )}
+          </>
         }
       />
       <Paper variant="outlined">

@@ -18,7 +18,7 @@ import { extractErrorMessage } from '../../../lib/error-message';
 import { useAuth } from '../../../lib/session/auth-context';
 import { usePermissions } from '../../../lib/session/use-permission';
 import { useAssignableRoles } from '../api/get-assignable-roles';
-import { useOrganizations } from '../api/get-organizations';
+import { useOrganizations } from '../../../lib/organizations/get-organizations';
 import { useRegisterUser } from '../api/register-user';
 import { toastFirstError } from '../../../lib/toast-first-error';
 import { SEARCH_DEBOUNCE_MS } from '../../../lib/use-paged-search';

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -222,6 +222,55 @@ describe('Admin Users', () => {
     await screen.findByText('alice');
     await userEvent.setup().click(screen.getByRole('tab', { name: messages.users.rolesTab }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/userroles'));
+  });
+});
+
+describe('Admin Users: the ways to import', () => {
+  const importLinks = () =>
+    screen
+      .queryAllByRole('link')
+      .filter((l) => /^Import /.test(l.textContent ?? ''))
+      .map((l) => [l.textContent, l.getAttribute('href')]);
+
+  it('offers the users import to a holder of User Management IMPORT, and no organizations import', async () => {
+    signedIn = aUser({ role: 'Importer', permissions: [permission('users', ['READ', 'IMPORT'])] });
+    await renderList();
+    await screen.findByText('alice');
+    expect(importLinks()).toEqual([[labels.importUsers, '/dashboard/imports/users']]);
+  });
+
+  it('offers no import to a member without IMPORT', async () => {
+    signedIn = aUser({
+      role: 'Reader',
+      permissions: [
+        permission(
+          'users',
+          [...SCOPES].filter((s) => s !== 'IMPORT'),
+        ),
+      ],
+    });
+    await renderList();
+    await screen.findByText('alice');
+    expect(importLinks()).toEqual([]);
+  });
+
+  it('offers the organizations import to a holder of Organization Management IMPORT, both to the platform operator', async () => {
+    signedIn = aUser({
+      role: 'Onboarding',
+      permissions: [permission('users', ['READ']), permission('organizations', ['IMPORT'])],
+    });
+    await renderList();
+    await screen.findByText('alice');
+    expect(importLinks()).toEqual([[labels.importOrganizations, '/dashboard/imports/organizations']]);
+
+    cleanup();
+    signedIn = superAdmin;
+    await renderList();
+    await screen.findByText('alice');
+    expect(importLinks()).toEqual([
+      [labels.importUsers, '/dashboard/imports/users'],
+      [labels.importOrganizations, '/dashboard/imports/organizations'],
+    ]);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   type User,
 } from '@portal/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ImportButton } from '../../../components/import-button';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { ListToolbar, SearchField } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
@@ -180,6 +181,8 @@ export function UsersListPage() {
                 {messages.common.exportToExcel}
               </Button>
             )}
+            <ImportButton kind="users" label={labels.importUsers} />
+            <ImportButton kind="organizations" label={labels.importOrganizations} />
             {mayOpen('inviteuser') && (
               <Button
                 variant="contained"

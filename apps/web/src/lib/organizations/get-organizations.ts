@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ApiPage, OrganizationSummary } from '@portal/shared';
-import { api } from '../../../lib/api-client';
+import { api } from '../api-client';
 
 /** GET /api/auth/organizations: every organization for super_admin, one's own otherwise. */
 export async function getOrganizations(search: string | undefined): Promise<OrganizationSummary[]> {
