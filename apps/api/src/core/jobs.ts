@@ -62,6 +62,11 @@ export interface JobQueue {
    * pool. `singletonKey` makes a second job with the same key (not yet finished) a no-op.
    */
   send<T>(db: Db, job: JobName<T>, data: T, options?: { singletonKey?: string }): Promise<void>;
+  /**
+   * `send` for several jobs of one queue, in one statement (pg-boss's `insert`), with the queue's
+   * options as `send` has them. No singleton key: each job is queued.
+   */
+  sendMany<T>(db: Db, job: JobName<T>, data: readonly T[]): Promise<void>;
   /** Creates the queues, then takes jobs (and schedules) as `config.jobs` allows. */
   start(deps: Deps, definitions: readonly JobDefinition[]): Promise<void>;
   /**
@@ -233,6 +238,15 @@ export function createJobQueue(options: {
     async send(target, job, data, sendOptions = {}) {
       sends++;
       await boss.send(job.name, withTraceContext(data as object), { ...sendOptions, db: executorOn(target) });
+    },
+
+    async sendMany(target, job, data) {
+      if (data.length === 0) return;
+      sends++;
+      await boss.insert(
+        data.map((item) => ({ name: job.name, data: withTraceContext(item as object) })),
+        { db: executorOn(target) },
+      );
     },
 
     async start(deps, definitions) {

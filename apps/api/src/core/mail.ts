@@ -7,7 +7,7 @@ import type { MailKind } from '@portal/shared';
 import type { Db } from '../db/client.js';
 import type { MailAttachmentRef } from '../db/schema/index.js';
 import type { JobName, JobQueue } from './jobs.js';
-import { findOutboxMail, insertOutboxMail } from './outbox.repo.js';
+import { findOutboxMail, insertOutboxMail, insertOutboxMails } from './outbox.repo.js';
 
 export interface Mail {
   kind: MailKind;
@@ -47,6 +47,11 @@ export interface Mailer {
    * nothing is sent for a change that rolls back. Answers the outbox id.
    */
   enqueue(db: Db, mail: Mail): Promise<string>;
+  /**
+   * `enqueue` for several mails at once (an import's invitations): one statement for the outbox rows
+   * and one for their delivery jobs, in the caller's transaction. Answers the outbox ids in order.
+   */
+  enqueueMany(db: Db, mails: readonly Mail[]): Promise<string[]>;
   /** Hands an outbox mail to the SMTP server (or the mail folder, or the log) once. */
   send(db: Db, outboxId: string): Promise<SendOutcome>;
   /** Closes the SMTP connections: a send still waiting on one fails (shutdown). */
@@ -108,6 +113,15 @@ export function createMailer(options: {
       const outboxId = await insertOutboxMail(db, mail);
       await options.jobs.send(db, mailDelivery, { outboxId });
       return outboxId;
+    },
+    async enqueueMany(db, mails) {
+      const outboxIds = await insertOutboxMails(db, mails);
+      await options.jobs.sendMany(
+        db,
+        mailDelivery,
+        outboxIds.map((outboxId) => ({ outboxId })),
+      );
+      return outboxIds;
     },
     async send(db, outboxId) {
       const mail = await findOutboxMail(db, outboxId);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { emailDeliveryAttempts, emailOutbox, organizations } from '../db/schema/index.js';
@@ -19,6 +20,30 @@ export async function insertOutboxMail(db: Db, mail: Mail): Promise<string> {
     })
     .returning({ id: emailOutbox.id });
   return row!.id;
+}
+
+/**
+ * Writes several mails to the outbox in one statement (inside the caller's transaction) and returns
+ * their ids in the order given. The ids are made here, so the answer does not rest on the order of
+ * RETURNING.
+ */
+export async function insertOutboxMails(db: Db, mails: readonly Mail[]): Promise<string[]> {
+  if (mails.length === 0) return [];
+  const ids = mails.map(() => randomUUID());
+  await db.insert(emailOutbox).values(
+    mails.map((mail, i) => ({
+      id: ids[i]!,
+      kind: mail.kind,
+      organizationId: mail.organizationId ?? null,
+      sourceKey: mail.sourceKey ?? null,
+      toAddress: mail.to,
+      subject: mail.subject,
+      textBody: mail.text,
+      attachments: mail.attachments ?? [],
+      status: 'pending' as const,
+    })),
+  );
+  return ids;
 }
 
 /** Whether work keyed `sourceKey` (a job's try) wrote its mail already. */

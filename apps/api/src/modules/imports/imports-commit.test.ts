@@ -233,7 +233,7 @@ describe('commit', () => {
 
 describe('10,000 users in one .xlsx', () => {
   it.runIf(LONG_MODE)(
-    'dry run within 10 s; the commit creates every row (its time printed)',
+    'dry run within 10 s, commit within 60 s, every row created',
     { timeout: 300_000 },
     async () => {
       const rows = Array.from({ length: 10_000 }, (_, i) => [
@@ -259,9 +259,9 @@ describe('10,000 users in one .xlsx', () => {
         `imports: 10,000 rows on ${ctx.app.deps.dbKind}: dry run ${Math.round(dryRunMs)} ms, commit ${Math.round(commitMs)} ms`,
       );
       expect(await countWhereEmailLike('ten%@commit.test')).toBe(10_000);
+      // The issue's goals, with the invitations' delivery jobs running beside the commit.
       expect(dryRunMs).toBeLessThan(10_000);
-      // The issue's goal for the commit is 60 s; measured at about 100 s on PGlite with the invitations'
-      // delivery jobs running beside it (docs/decisions/036), so the figure is printed, not asserted.
+      expect(commitMs).toBeLessThan(60_000);
     },
   );
 });

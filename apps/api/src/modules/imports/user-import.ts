@@ -1,29 +1,30 @@
-import { messages, USER_IMPORT_COLUMNS } from '@portal/shared';
+import { messages, USER_IMPORT_COLUMNS, type CreateUserBody } from '@portal/shared';
 import type { Actor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { AppError } from '../../lib/errors.js';
 import { findOrganization } from '../organizations/index.js';
 import {
   boundImportConflicts,
-  createUserIn,
+  createImportedUsers,
+  IMPORTED_USERS_PER_BATCH,
   importableRoles,
   updateUser,
   usersHoldingIdentities,
   type ImportableRole,
 } from '../users/index.js';
 import { lookupValues } from './import-columns.js';
-import { commitEachRow, type ImportKindHandler } from './import-kind.js';
+import { commitEachRow, refusalOf, type ImportKindHandler, type RowResult } from './import-kind.js';
 import { checkUserRow, USER_ALIASES, type RoleChoice, type UserRowValues } from './user-rows.js';
 
 interface UserCommitContext {
-  organizationId: string;
-  organizationName: string;
+  organization: { id: string; name: string; isPlatform: boolean };
   roles: Map<string, ImportableRole>;
 }
 
 /**
- * Users of an organization: each row an invitation as the Invite screen makes it (createUserIn), an
- * existing user of the organization updated as the edit screen does (updateUser) when asked.
+ * Users of an organization: each row an invitation with createUserIn's rules and records, made for a
+ * batch at once (createImportedUsers); an existing user of the organization updated as the edit
+ * screen does (updateUser) when asked.
  */
 export const userImport: ImportKindHandler<UserCommitContext> = {
   kind: 'users',
@@ -31,6 +32,7 @@ export const userImport: ImportKindHandler<UserCommitContext> = {
   aliases: USER_ALIASES,
   intoOrganization: true,
   noun: 'users',
+  batchRows: IMPORTED_USERS_PER_BATCH,
 
   async checkRows(deps, actor, input) {
     const { organization, rows } = input;
@@ -64,30 +66,56 @@ export const userImport: ImportKindHandler<UserCommitContext> = {
     const organization = await findOrganization(deps, importer, { id: record.organizationId });
     if (!organization) throw new AppError(404, messages.users.organizationNotFound, 'NOT_FOUND');
     const roles = await importableRoles(deps, importer, { organization });
-    return { organizationId: organization.id, organizationName: organization.name, roles };
+    return { organization, roles };
   },
 
-  commitRows(deps, importer, context, rows) {
-    return commitEachRow(deps, rows, async (rowDeps, row) => {
+  async commitRows(deps, importer, context, rows) {
+    const results = new Map<number, RowResult>();
+    const creating: { key: number; input: CreateUserBody }[] = [];
+    for (const row of rows.filter((r) => r.outcome === 'to_create')) {
       const values = row.values as UserRowValues;
       const role = context.roles.get(values.role.trim().toLowerCase());
-      if (!role || !role.withinActor) throw new AppError(400, messages.imports.unknownRole, 'BAD_REQUEST');
-      if (row.outcome === 'to_create') {
-        const { user } = await createUserIn(rowDeps, importer, {
-          email: values.email,
-          username: values.username,
-          mobileNo: values.mobile,
-          client: context.organizationName,
-          organizationId: context.organizationId,
-          roleId: role.id,
+      if (!role || !role.withinActor) results.set(row.rowNumber, unknownRole());
+      else
+        creating.push({
+          key: row.rowNumber,
+          input: {
+            email: values.email,
+            username: values.username,
+            mobileNo: values.mobile,
+            client: context.organization.name,
+            organizationId: context.organization.id,
+            roleId: role.id,
+          },
         });
-        return { result: 'created', recordId: user.id };
-      }
+    }
+    const created = await createImportedUsers(deps, importer, {
+      organization: context.organization,
+      rows: creating,
+    });
+    for (const [key, outcome] of created) {
+      results.set(
+        key,
+        'user' in outcome ? { result: 'created', recordId: outcome.user.id } : refusalOf(outcome.error),
+      );
+    }
+    const updating = rows.filter((r) => r.outcome === 'to_update');
+    const updated = await commitEachRow(deps, updating, async (rowDeps, row) => {
+      const values = row.values as UserRowValues;
+      const role = context.roles.get(values.role.trim().toLowerCase());
+      if (!role || !role.withinActor) return unknownRole();
       await updateUser(rowDeps, importer, {
         id: row.recordId!,
         body: { username: values.username.trim(), mobileNo: values.mobile.trim(), roleId: role.id },
       });
       return { result: 'updated', recordId: row.recordId };
     });
+    for (const [key, result] of updated) results.set(key, result);
+    return results;
   },
 };
+
+/** A role gone, or widened past the importer's, since the dry run: the row's refusal. */
+function unknownRole(): RowResult {
+  return { result: 'failed', error: messages.imports.unknownRole };
+}

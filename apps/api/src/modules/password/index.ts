@@ -1,3 +1,3 @@
 export { passwordRoutes } from './password.routes.js';
-export { issuePasswordLink, passwordResetMailJob } from './password-links.service.js';
+export { issuePasswordLink, issuePasswordLinks, passwordResetMailJob } from './password-links.service.js';
 export type { TokenPurpose } from './one-time-tokens.repo.js';

@@ -12,6 +12,7 @@ import {
   consumeOneTimeToken,
   findLiveOneTimeToken,
   issueOneTimeToken,
+  issueOneTimeTokens,
   type TokenPurpose,
 } from './one-time-tokens.repo.js';
 import { findActiveUserByEmail, setPasswordHash } from './password.repo.js';
@@ -37,6 +38,19 @@ export async function issuePasswordLink(
 ): Promise<string> {
   const token = await issueOneTimeToken(deps.db, input.userId, input.purpose, VALID_HOURS[input.purpose]);
   return resetLink(deps.env.publicOrigin, token);
+}
+
+/**
+ * `issuePasswordLink` for several users at once (an import's invitations), in two statements whatever
+ * their number; the links in the order of `userIds`.
+ */
+export async function issuePasswordLinks(
+  deps: Deps,
+  _actor: Actor,
+  input: { userIds: readonly string[]; purpose: TokenPurpose },
+): Promise<string[]> {
+  const tokens = await issueOneTimeTokens(deps.db, input.userIds, input.purpose, VALID_HOURS[input.purpose]);
+  return tokens.map((token) => resetLink(deps.env.publicOrigin, token));
 }
 
 /**

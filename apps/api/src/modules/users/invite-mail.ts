@@ -1,7 +1,7 @@
 import { INVITE_VALID_HOURS } from '@portal/shared';
 import type { Actor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
-import { issuePasswordLink } from '../password/index.js';
+import { issuePasswordLink, issuePasswordLinks } from '../password/index.js';
 
 /** The invitation: a one-time set-password link, valid INVITE_VALID_HOURS. */
 export function inviteMail(to: string, link: string) {
@@ -27,4 +27,23 @@ export async function enqueueInvite(
     ...inviteMail(user.email, link),
     organizationId: user.organizationId,
   });
+}
+
+/**
+ * `enqueueInvite` for users created together (an import's batch): their links, outbox mails and
+ * delivery jobs are written a few statements for all, in `deps.db`, the caller's transaction.
+ */
+export async function enqueueInvites(
+  deps: Deps,
+  actor: Actor,
+  users: readonly { id: string; email: string; organizationId: string }[],
+): Promise<void> {
+  const links = await issuePasswordLinks(deps, actor, {
+    userIds: users.map((user) => user.id),
+    purpose: 'invite',
+  });
+  await deps.mailer.enqueueMany(
+    deps.db,
+    users.map((user, i) => ({ ...inviteMail(user.email, links[i]!), organizationId: user.organizationId })),
+  );
 }

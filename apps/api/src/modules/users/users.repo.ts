@@ -87,6 +87,23 @@ export async function insertUser(db: Db, values: typeof users.$inferInsert): Pro
   return row!;
 }
 
+/**
+ * Inserts the users whose username and email are free, in one statement, and answers those it
+ * inserted. A row whose username or email is taken, by a committed user or by one a concurrent
+ * transaction commits meanwhile (the unique indexes decide), is left out rather than an error.
+ */
+export async function insertUsersWhereFree(
+  db: Db,
+  values: readonly (typeof users.$inferInsert)[],
+): Promise<UserRecord[]> {
+  if (values.length === 0) return [];
+  return db
+    .insert(users)
+    .values([...values])
+    .onConflictDoNothing()
+    .returning();
+}
+
 /** A user with what the rules need: role name and whether the organization is the platform. */
 export async function findUserRecord(db: Db, id: string) {
   const [row] = await db
