@@ -148,9 +148,27 @@ export function tenCreditsSubscription(demoTrials = 2) {
 }
 
 /**
- * The newest email sent to an address that `matches` (the portal writes each to MAIL_DIR in the
- * browser tests as a .json file, its attachments beside it).
+ * Every email sent so far to an address that `matches`, newest first (the portal writes each to
+ * MAIL_DIR in the browser tests as a .json file, its attachments beside it).
  */
+export function mailsTo(address: string, matches: (mail: Mail) => boolean = () => true): Mail[] {
+  if (!existsSync(MAIL_DIR)) return [];
+  return readdirSync(MAIL_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .reverse()
+    .flatMap((f) => {
+      // The portal writes a mail's file in place: one caught half-written is read on the next look.
+      try {
+        return [JSON.parse(readFileSync(join(MAIL_DIR, f), 'utf8')) as Mail];
+      } catch {
+        return [];
+      }
+    })
+    .filter((m) => m.to.toLowerCase() === address.toLowerCase() && matches(m));
+}
+
+/** The newest email sent to an address that `matches`, waited for. */
 export async function latestMailTo(
   address: string,
   matches: (mail: Mail) => boolean = () => true,
@@ -158,15 +176,8 @@ export async function latestMailTo(
 ): Promise<Mail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (existsSync(MAIL_DIR)) {
-      const mails = readdirSync(MAIL_DIR)
-        .filter((f) => f.endsWith('.json'))
-        .sort()
-        .reverse()
-        .map((f) => JSON.parse(readFileSync(join(MAIL_DIR, f), 'utf8')) as Mail)
-        .filter((m) => m.to.toLowerCase() === address.toLowerCase() && matches(m));
-      if (mails[0]) return mails[0];
-    }
+    const newest = mailsTo(address, matches)[0];
+    if (newest) return newest;
     if (Date.now() > deadline) throw new Error(`no email to ${address}`);
     await new Promise((r) => setTimeout(r, 200));
   }

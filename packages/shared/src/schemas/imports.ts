@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_UPLOAD_BYTES } from '../constants.js';
 import { MAX_CREDITS, MAX_PRICE_PER_CREDIT_PAISE, MIN_PRICE_PER_CREDIT_PAISE } from '../money.js';
 import { messages } from '../messages.js';
-import type { FeatureKey } from '../permissions.js';
+import { IMPORT_KINDS, type ImportKind } from '../import-kinds.js';
 import { listQuerySchema } from './common.js';
 
 /**
@@ -19,14 +19,8 @@ export const IMPORT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 /** Errors an import's answer lists; every one of them is in its errors file. */
 export const IMPORT_ERRORS_SHOWN = 1_000;
 
-/** What can be imported; each kind needs IMPORT on its feature (IMPORT_KIND_FEATURE). */
-export const IMPORT_KINDS = ['users', 'positions', 'organizations'] as const;
-export type ImportKind = (typeof IMPORT_KINDS)[number];
-export const IMPORT_KIND_FEATURE = {
-  users: 'users',
-  positions: 'positions',
-  organizations: 'organizations',
-} as const satisfies Record<ImportKind, FeatureKey>;
+// Zod-free, so the web's first script can read the kinds before zod is set up (lib/zod-config.ts).
+export { IMPORT_KIND_FEATURE, IMPORT_KINDS, type ImportKind } from '../import-kinds.js';
 
 /** dry_run: checked, nothing created; queued and running: committed, its job at work; done at the end. */
 export const IMPORT_STATUSES = ['dry_run', 'queued', 'running', 'done', 'failed'] as const;

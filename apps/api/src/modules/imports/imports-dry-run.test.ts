@@ -6,6 +6,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FEATURES,
+  importColumnMissing,
   importDuplicateInFile,
   messages,
   SCOPES,
@@ -416,6 +417,14 @@ describe('columns and matching', () => {
     );
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().message).toBe(messages.imports.invalidMapping);
+    // "Not in the file" is for optional columns only: users have none.
+    const absent = await uploadImport(
+      importer.session,
+      { name: 'x.csv', data },
+      { mapping: '{"role":null}' },
+    );
+    expect(absent.statusCode).toBe(400);
+    expect(absent.json().message).toBe(importColumnMissing('Role'));
     const match = await uploadImport(importer.session, { name: 'x.csv', data }, { matchBy: 'mobile' });
     expect(match.statusCode).toBe(400);
     expect(match.json().errors).toEqual({ matchBy: [messages.imports.invalidMatchBy] });
