@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page, Request } from '@playwright/test';
-import { FEATURES, messages } from '@portal/shared';
+import { FEATURES, IMPORT_KINDS, messages } from '@portal/shared';
 import { PAGE_ACCESS } from '../apps/web/src/lib/page-access';
 import { apiAs, expect, login, SUPER_ADMIN, tenCreditsSubscription, test } from './fixtures';
 import { setPasswordThroughLink } from './scenario';
@@ -669,6 +669,26 @@ const WAYS: Record<string, Visit[]> = {
   subscription: [onboarding('subscription')],
   'usermanagement/subscription': [onboarding('usermanagement/subscription')],
   manualPayment: [onboarding('manualPayment')],
+  // One import: the first of the kind's history, when there is one (nothing to open otherwise).
+  ...Object.fromEntries(
+    IMPORT_KINDS.map((kind) => [
+      `imports/${kind}/:id`,
+      [
+        {
+          page: `imports/${kind}/:id`,
+          name: `/dashboard/imports/${kind}/<the newest import>`,
+          async open(s: Crawl) {
+            await goto(s, `/dashboard/imports/${kind}?tab=history`);
+            const first = s.page.getByRole('main').locator(`a[href*="/imports/${kind}/"]`).first();
+            if ((await first.count()) === 0) return false;
+            await first.click();
+            await settle(s);
+            return true;
+          },
+        },
+      ],
+    ]),
+  ),
 };
 
 /** Every page: the ones that declare what they need, and the ones open to every signed-in user. */
@@ -709,6 +729,10 @@ test('the crawl visits every page of the route table', () => {
   const start = source.indexOf('export const dashboardChildren');
   const table = source.slice(start, source.indexOf('\n];', start));
   const routed = [...table.matchAll(/path: '([^']+)'/g)].map((m) => m[1]!);
+  // The import pages are made per kind from IMPORT_KINDS (path: `imports/${kind}`…).
+  for (const [, path] of table.matchAll(/path: `([^`]+)`/g)) {
+    routed.push(...IMPORT_KINDS.map((kind) => path!.replace('${kind}', kind)));
+  }
   if (table.includes('index: true')) routed.push('');
   expect(routed.length, 'pages read from the route table').toBeGreaterThan(10);
   const visited = new Set(VISITS.map((v) => v.page));
