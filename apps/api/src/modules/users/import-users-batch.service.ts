@@ -4,7 +4,7 @@ import { tenantScope, type Actor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { recordActivities } from '../../core/activity-log.repo.js';
 import { enqueueInvites } from './invite-mail.js';
-import { assignableRole, isAdminRole } from './rules.js';
+import { assignableRole, invitedUserRow } from './rules.js';
 import { findUsersHoldingIdentities, insertUsersWhereFree, type UserRecord } from './users.repo.js';
 
 /** Rows an import hands over at once; a batch stays a few statements with parameters to spare. */
@@ -108,19 +108,7 @@ export async function createImportedUsers(
 
   const inserted = await insertUsersWhereFree(
     deps.db,
-    toInsert.map(({ data, role }) => ({
-      organizationId: organization.id,
-      roleId: role.id,
-      username: data.username,
-      email: data.email,
-      fullName: data.fullName ?? null,
-      mobileNo: data.mobileNo,
-      client: data.client,
-      isAdmin: isAdminRole(role.name),
-      isActive: data.isActive ?? data.enabled ?? true,
-      passwordHash: null,
-      createdBy: actor.userId,
-    })),
+    toInsert.map(({ data, role }) => invitedUserRow(actor, organization.id, role, data)),
   );
   const insertedByEmail = new Map(inserted.map((user) => [user.email.toLowerCase(), user]));
   const created: { key: number; user: UserRecord; role: Role }[] = [];

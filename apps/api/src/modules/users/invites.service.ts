@@ -7,7 +7,7 @@ import { recordActivity } from '../../core/activity-log.repo.js';
 import { createOrganizationIfMissing, findOrganization } from '../organizations/index.js';
 import { boundIdentityConflicts, describeIdentity } from './identity-conflicts.js';
 import { enqueueInvite } from './invite-mail.js';
-import { assignableRole, isAdminRole } from './rules.js';
+import { assignableRole, invitedUserRow } from './rules.js';
 import { userAnswer } from './user-answer.js';
 import { findUserHoldingIdentity, insertUser, type UserRecord } from './users.repo.js';
 
@@ -55,22 +55,9 @@ async function createUserWith(
   if (await findUserHoldingIdentity(tx, { username: data.username, email: data.email })) {
     throw conflict(messages.users.duplicate);
   }
-  const isActive = data.isActive ?? data.enabled ?? true;
   let user: UserRecord;
   try {
-    user = await insertUser(tx, {
-      organizationId: org.id,
-      roleId: role.id,
-      username: data.username,
-      email: data.email,
-      fullName: data.fullName ?? null,
-      mobileNo: data.mobileNo,
-      client: data.client,
-      isAdmin: isAdminRole(role.name),
-      isActive,
-      passwordHash: null,
-      createdBy: actor.userId,
-    });
+    user = await insertUser(tx, invitedUserRow(actor, org.id, role, data));
   } catch (error) {
     // Two concurrent creates of the same name: the unique index decides.
     if (isUniqueViolation(error)) throw conflict(messages.users.duplicate);

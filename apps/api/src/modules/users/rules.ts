@@ -1,5 +1,6 @@
-import { holdsAll, messages, SYSTEM_ROLES } from '@portal/shared';
+import { holdsAll, messages, SYSTEM_ROLES, type CreateUserInput } from '@portal/shared';
 import type { Db } from '../../db/client.js';
+import type { users } from '../../db/schema/index.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { tenantScope, type Actor } from '../../core/actor.js';
 import { loadRolePermissions } from '../../core/identity/roles.repo.js';
@@ -48,4 +49,29 @@ export async function assertManageable(db: Db, actor: Actor, roleId: string) {
 /** Whether a role makes its holder an administrator: derived from the role, never trusted from a body. */
 export function isAdminRole(roleName: string): boolean {
   return roleName === SYSTEM_ROLES.admin || roleName === SYSTEM_ROLES.superAdmin;
+}
+
+/**
+ * The row of an invited user, as every invitation writes it (the screen's and an import's): no
+ * password until the invitation's link sets one; administrator by role, never by the body.
+ */
+export function invitedUserRow(
+  actor: Actor,
+  organizationId: string,
+  role: { id: string; name: string },
+  data: CreateUserInput,
+): typeof users.$inferInsert {
+  return {
+    organizationId,
+    roleId: role.id,
+    username: data.username,
+    email: data.email,
+    fullName: data.fullName ?? null,
+    mobileNo: data.mobileNo,
+    client: data.client,
+    isAdmin: isAdminRole(role.name),
+    isActive: data.isActive ?? data.enabled ?? true,
+    passwordHash: null,
+    createdBy: actor.userId,
+  };
 }
