@@ -26,7 +26,8 @@ const LAYERS: Record<string, number> = {
   companies: 6,
   positions: 5,
   support: 5,
-  imports: 5,
+  // Imports create records as each kind's own module does (users, positions, billing's onboarding).
+  imports: 8,
   dashboard: 5,
   invoices: 6,
   billing: 7,
