@@ -351,7 +351,12 @@ describe('malformed multipart on every upload route', () => {
     const root = await signIn(ctx.app);
     const uploads = ctx.app.routeAccess.filter((r) => r.consumes.includes('multipart/form-data'));
     expect(uploads.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'POST /api/auth/imports/organizations',
+      'POST /api/auth/imports/organizations/columns',
+      'POST /api/auth/imports/positions',
+      'POST /api/auth/imports/positions/columns',
       'POST /api/auth/imports/users',
+      'POST /api/auth/imports/users/columns',
       'POST /api/auth/support/tickets',
       'PUT /api/auth/profile/image',
     ]);
