@@ -481,7 +481,9 @@ export async function startPortal(
 /**
  * `/api/config` through every global hook (metrics on: the request hook and the process's metrics, as
  * a server with METRICS_PORT runs) against a bare Fastify's hello; beside it, the same bare hello with
- * the metrics plugin alone, which tells what the metrics cost a request.
+ * the metrics plugin alone, which tells what the metrics cost a request. Beside the req/s, the
+ * server's CPU time per request (this process's over a run ÷ the requests served): its ratio moved
+ * less from run to run on a shared machine than the req/s ratio (bench/results/global-hooks.md).
  */
 async function hooksFigure(
   kind: 'pglite' | 'postgres',
@@ -499,21 +501,33 @@ async function hooksFigure(
   metered.get('/hello', async () => ({ hello: 'world' }));
   closing.push(() => metered.close());
   const meteredBase = await metered.listen({ port: 0, host: '127.0.0.1' });
+  const cpu: Record<string, number[]> = {};
+  const timed =
+    (name: string, target: Target): Measure =>
+    async (seconds) => {
+      const before = process.cpuUsage();
+      const result = await load(target, seconds);
+      const used = process.cpuUsage(before);
+      (cpu[name] ??= []).push((used.user + used.system) / (result.rps * seconds));
+      return result;
+    };
   const runs = await compare(
     {
-      hooked: { url: `${portal.base}/api/config` },
-      bare: { url: `${bareBase}/hello` },
-      metered: { url: `${meteredBase}/hello` },
+      hooked: timed('hooked', { url: `${portal.base}/api/config` }),
+      bare: timed('bare', { url: `${bareBase}/hello` }),
+      metered: timed('metered', { url: `${meteredBase}/hello` }),
     },
     { seconds: 2, rounds: 10, warmup: 2 },
   );
+  // slice(1): the warm-up's run.
+  const cpuPerRequest = (name: string) => median(cpu[name]!.slice(1));
   const ratio = runs.ratio('hooked', 'bare', 'rps');
   const figure: Figure = {
     name: `${kind}: route through every global hook ÷ bare Fastify hello`,
     value: ratio,
     goal: '≥ 0.8',
     pass: ratio >= 0.8,
-    detail: `${runs.median('hooked', 'rps').toFixed(0)} vs ${runs.median('bare', 'rps').toFixed(0)} req/s, ${runs.spread('hooked', 'bare', 'rps')}; metrics on; bare hello with the metrics plugin ÷ without: ${runs.ratio('metered', 'bare', 'rps').toFixed(2)} (${runs.spread('metered', 'bare', 'rps')})`,
+    detail: `${runs.median('hooked', 'rps').toFixed(0)} vs ${runs.median('bare', 'rps').toFixed(0)} req/s, ${runs.spread('hooked', 'bare', 'rps')}; metrics on; bare hello with the metrics plugin ÷ without: ${runs.ratio('metered', 'bare', 'rps').toFixed(2)} (${runs.spread('metered', 'bare', 'rps')}); server CPU per request ${cpuPerRequest('hooked').toFixed(1)} vs ${cpuPerRequest('bare').toFixed(1)} µs (bare ÷ hooked ${(cpuPerRequest('bare') / cpuPerRequest('hooked')).toFixed(2)}; with the metrics plugin ${cpuPerRequest('metered').toFixed(1)} µs)`,
   };
   return { figure, runs };
 }

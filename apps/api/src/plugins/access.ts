@@ -1,4 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  onRequestHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import {
   CSRF_COOKIE,
@@ -124,24 +129,26 @@ async function accessPlugin(app: FastifyInstance, options: AccessOptions) {
 
   const routeAccess: RouteAccessRecord[] = [];
   app.decorate('routeAccess', routeAccess);
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) {
-      const consumes = (route.schema as { consumes?: string[] } | undefined)?.consumes ?? [];
-      routeAccess.push({ method, url: route.url, access: route.config?.access, consumes });
-    }
-    if (isApiRoute(route.url) && !route.config?.access) {
-      throw new Error(`Route ${route.method} ${route.url} declares no access (STYLE.md §3)`);
-    }
-  });
+  /**
+   * The check a route needs, as that route's own onRequest hook, added at `onRoute` (after the global
+   * hooks, first of the route's own): a public GET runs none. One global async hook used to run on
+   * every request, to learn that public routes needed nothing of it (docs/decisions/037).
+   */
+  function checkFor(
+    declared: Access,
+    methods: readonly string[],
+  ): onRequestHookHandler | onRequestAsyncHookHandler | null {
+    if (declared.kind !== 'public') return (request: FastifyRequest) => admit(request, declared);
+    if (methods.every((method) => SAFE_METHODS.has(method))) return null;
+    return (request, _reply, done) => done(unsafeFromElsewhere(request) ? csrfRefused() : undefined);
+  }
 
-  app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
-    const declared = request.routeOptions.config.access;
-    if (!declared) return;
-    const unsafe = !SAFE_METHODS.has(request.method);
-    if (unsafe && !originAllowed(request, options.allowedOrigins)) {
-      throw new AppError(403, messages.http.csrf, 'CSRF');
-    }
-    if (declared.kind === 'public') return;
+  function unsafeFromElsewhere(request: FastifyRequest): boolean {
+    return !SAFE_METHODS.has(request.method) && !originAllowed(request, options.allowedOrigins);
+  }
+
+  async function admit(request: FastifyRequest, declared: Exclude<Access, { kind: 'public' }>) {
+    if (unsafeFromElsewhere(request)) throw csrfRefused();
     if (declared.kind === 'apiKey') {
       request.apiClient = await options.authenticateApiKey(visitorOf(request), request.headers.authorization);
       return;
@@ -158,7 +165,9 @@ async function accessPlugin(app: FastifyInstance, options: AccessOptions) {
     // enrolling elsewhere must not promote a thief's session (the refresh refuses it too).
     if (identity.twoFactorEnabled && !session.secondFactor) throw unauthorized();
 
-    if (unsafe) checkCsrfToken(app.deps.secrets.session, session.familyId, request.headers['x-csrf-token']);
+    if (!SAFE_METHODS.has(request.method)) {
+      checkCsrfToken(app.deps.secrets.session, session.familyId, request.headers['x-csrf-token']);
+    }
 
     const isSuperAdmin = identity.role.name === SYSTEM_ROLES.superAdmin;
     const twoFactor = {
@@ -188,7 +197,27 @@ async function accessPlugin(app: FastifyInstance, options: AccessOptions) {
     if (declared.kind === 'permission' && !can(request.actor, declared.feature, declared.scope)) {
       throw forbidden();
     }
+  }
+
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    const declared = route.config?.access;
+    for (const method of methods) {
+      const consumes = (route.schema as { consumes?: string[] } | undefined)?.consumes ?? [];
+      routeAccess.push({ method, url: route.url, access: declared, consumes });
+    }
+    if (isApiRoute(route.url) && !declared) {
+      throw new Error(`Route ${route.method} ${route.url} declares no access (STYLE.md §3)`);
+    }
+    const check = declared && checkFor(declared, methods);
+    // First of the route's own hooks, as the global hook it replaces was; a new array, since Fastify
+    // copies a GET's options for its HEAD route, which comes back through here.
+    if (check) route.onRequest = [check, ...[route.onRequest ?? []].flat()];
   });
+}
+
+function csrfRefused(): AppError {
+  return new AppError(403, messages.http.csrf, 'CSRF');
 }
 
 /** super_admin holds every scope on every feature, always. */

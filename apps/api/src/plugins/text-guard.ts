@@ -1,4 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  RouteOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { messages } from '@portal/shared';
 import { badRequest } from '../lib/errors.js';
@@ -35,21 +41,52 @@ export function refuseUnstorableText(value: unknown, where: string): void {
   throw badRequest(messages.http.unstorableText, { [path || where]: [messages.http.unstorableText] });
 }
 
+/** Methods whose requests carry no body (Fastify parses none for GET, HEAD and OPTIONS). */
+const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a route can be handed text from the request: a body, a path parameter, or a query string it
+ * declares (routes read their query through their schema, STYLE.md §3). A GET of a fixed path with no
+ * query schema reads none of it, and gets no hook.
+ */
+function takesText(route: RouteOptions): boolean {
+  const methods = [route.method].flat();
+  const schema = route.schema as { querystring?: unknown } | undefined;
+  return (
+    methods.some((method) => !BODILESS.has(method)) ||
+    /[:*]/.test(route.url) ||
+    schema?.querystring !== undefined
+  );
+}
+
+function refuseUnstorableRequest(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+) {
+  try {
+    refuseUnstorableText(request.params, 'params');
+    refuseUnstorableText(request.query, 'query');
+    refuseUnstorableText(request.body, 'body');
+    done();
+  } catch (error) {
+    done(error as Error);
+  }
+}
+
 /**
  * Refuses, with one 400 for every route, any body field, query parameter or path parameter holding
  * text the database cannot store, before validation reads it or a statement carries it (a NUL used to
  * answer 500 and log the statement). Multipart fields are checked as they are read (plugins/multipart.ts).
+ * The check is the own preValidation hook of each route `takesText` names, added at `onRoute`: as one
+ * global hook it also ran on every request that can hand a route no text (docs/decisions/037).
  */
 async function textGuard(app: FastifyInstance) {
-  app.addHook('preValidation', (request, _reply, done) => {
-    try {
-      refuseUnstorableText(request.params, 'params');
-      refuseUnstorableText(request.query, 'query');
-      refuseUnstorableText(request.body, 'body');
-      done();
-    } catch (error) {
-      done(error as Error);
-    }
+  app.addHook('onRoute', (route) => {
+    if (!takesText(route)) return;
+    // First of the route's own hooks, as the global hook it replaces was; a new array, since Fastify
+    // copies a GET's options for its HEAD route, which comes back through here.
+    route.preValidation = [refuseUnstorableRequest, ...[route.preValidation ?? []].flat()];
   });
 }
 
