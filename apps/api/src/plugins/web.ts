@@ -23,9 +23,8 @@ async function webPlugin(app: FastifyInstance, options: { distDir: string }) {
     },
   });
   app.get('/*', (request, reply) => {
-    if (request.url.startsWith('/api/')) {
-      return reply.status(404).send({ success: false, message: 'Not found', errors: {} });
-    }
+    // An unknown API path is the API's not-found (one answer, one metrics label), never the page.
+    if (request.url.startsWith('/api/')) return reply.callNotFound();
     return reply.sendFile('index.html', { maxAge: 0 });
   });
 }
