@@ -389,6 +389,7 @@ describe('GET /api/auth/roles/:id', () => {
       'CREATE',
       'UPDATE',
       'EXPORT',
+      'IMPORT',
     ]);
   });
 
