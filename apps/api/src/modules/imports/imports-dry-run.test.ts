@@ -5,7 +5,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  FEATURES,
   importColumnMissing,
   importDuplicateInFile,
   messages,
@@ -24,7 +23,16 @@ import {
   type TestContext,
 } from '../../../test/harness.js';
 import { emailOutbox, importRows, users } from '../../db/schema/index.js';
-import { csvOf, HEADER, sheetRows, uploadImport, uploadImportOf, xlsxOf } from './test-files.js';
+import {
+  csvOf,
+  everyScopeButImport,
+  HEADER,
+  importRouteStatuses,
+  sheetRows,
+  uploadImport,
+  uploadImportOf,
+  xlsxOf,
+} from './test-files.js';
 
 let ctx: TestContext;
 let orgA: string;
@@ -346,12 +354,7 @@ describe('errors file', () => {
 
 describe('IMPORT on every route', () => {
   it('refuses a member holding every other scope with 403, and changes nothing', async () => {
-    const grants = Object.fromEntries(
-      (Object.keys(FEATURES) as FeatureKey[]).map((f) => [
-        f,
-        f === 'users' ? SCOPES.filter((s) => s !== 'IMPORT') : [...SCOPES],
-      ]),
-    );
+    const grants = everyScopeButImport('users');
     const roleId = await createRole(ctx, orgA, 'No import', grants);
     const member = await createTenant(ctx, 'No import', { organizationId: orgA, roleId });
     const mine = detailOf(
@@ -362,15 +365,9 @@ describe('IMPORT on every route', () => {
     );
     const snapshot = await tableFingerprint(ctx);
     const before = await snapshot();
-    const answers = [
-      await member.session.get('/api/auth/imports/users/template'),
-      await uploadImport(member.session, { name: 'x.csv', data: csvOf([HEADER]) }),
-      await member.session.get('/api/auth/imports/users'),
-      await member.session.get(`/api/auth/imports/users/${mine.id}`),
-      await member.session.get(`/api/auth/imports/users/${mine.id}/errors`),
-      await member.session.post(`/api/auth/imports/users/${mine.id}/commit`),
-    ];
-    expect(answers.map((a) => a.statusCode)).toEqual([403, 403, 403, 403, 403, 403]);
+    expect(
+      await importRouteStatuses('users', member.session, mine.id, { name: 'x.csv', data: csvOf([HEADER]) }),
+    ).toEqual([403, 403, 403, 403, 403, 403]);
     expect(await snapshot()).toBe(before);
   });
 });

@@ -9,14 +9,12 @@ import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   computeAmounts,
-  FEATURES,
   gstinCheckCharacter,
   importDuplicateInFile,
   messages,
   ORGANIZATION_IMPORT_COLUMNS,
   SCOPES,
   SYSTEM_ROLES,
-  type FeatureKey,
   type ImportDetail,
 } from '@portal/shared';
 import { createRole, createTenant, type TestTenant } from '../../../test/fixtures.js';
@@ -44,7 +42,14 @@ import {
   subscriptions,
   users,
 } from '../../db/schema/index.js';
-import { csvOf, sheetRows, uploadImportOf, xlsxOf } from './test-files.js';
+import {
+  csvOf,
+  everyScopeButImport,
+  importRouteStatuses,
+  sheetRows,
+  uploadImportOf,
+  xlsxOf,
+} from './test-files.js';
 
 let ctx: TestContext;
 let root: Session;
@@ -631,12 +636,7 @@ describe('errors file', () => {
 
 describe('IMPORT and tenancy', () => {
   it('refuses a member holding every other scope with 403 on every route, and changes nothing', async () => {
-    const grants = Object.fromEntries(
-      (Object.keys(FEATURES) as FeatureKey[]).map((f) => [
-        f,
-        f === 'organizations' ? SCOPES.filter((s) => s !== 'IMPORT') : [...SCOPES],
-      ]),
-    );
+    const grants = everyScopeButImport('organizations');
     const roleId = await createRole(ctx, platformId, 'No org import', grants);
     const member = await createTenant(ctx, 'No org import', { organizationId: platformId, roleId });
     const mine = detailOf(
@@ -644,15 +644,12 @@ describe('IMPORT and tenancy', () => {
     );
     const snapshot = await tableFingerprint(ctx);
     const before = await snapshot();
-    const answers = [
-      await member.session.get('/api/auth/imports/organizations/template'),
-      await upload(member.session, 'x.csv', csvOf([HEADER, row('X Co', 'x.admin', 'x@orgs.test')])),
-      await member.session.get('/api/auth/imports/organizations'),
-      await member.session.get(`/api/auth/imports/organizations/${mine.id}`),
-      await member.session.get(`/api/auth/imports/organizations/${mine.id}/errors`),
-      await member.session.post(`/api/auth/imports/organizations/${mine.id}/commit`),
-    ];
-    expect(answers.map((a) => a.statusCode)).toEqual([403, 403, 403, 403, 403, 403]);
+    expect(
+      await importRouteStatuses('organizations', member.session, mine.id, {
+        name: 'x.csv',
+        data: csvOf([HEADER, row('X Co', 'x.admin', 'x@orgs.test')]),
+      }),
+    ).toEqual([403, 403, 403, 403, 403, 403]);
     expect(await snapshot()).toBe(before);
   });
 

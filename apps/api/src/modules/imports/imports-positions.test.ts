@@ -7,12 +7,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  FEATURES,
   importDuplicateInFile,
   messages,
   POSITION_IMPORT_COLUMNS,
   SCOPES,
-  type FeatureKey,
   type ImportDetail,
   type ImportSummary,
 } from '@portal/shared';
@@ -29,7 +27,7 @@ import { multipartBody } from '../../../test/upload-fixtures.js';
 import { systemActor } from '../../core/actor.js';
 import { activityEntries, emailOutbox, imports, notifications, positions } from '../../db/schema/index.js';
 import { runImportCommit } from './import-commit.service.js';
-import { csvOf, sheetRows, xlsxOf } from './test-files.js';
+import { csvOf, everyScopeButImport, importRouteStatuses, sheetRows, xlsxOf } from './test-files.js';
 
 const HEADER = ['Title', 'Department', 'Location', 'Openings'];
 
@@ -505,12 +503,7 @@ describe('errors file', () => {
 
 describe('IMPORT on Position Management', () => {
   it('refuses a member holding every other scope (users IMPORT too) with 403 on every route, and changes nothing', async () => {
-    const grants = Object.fromEntries(
-      (Object.keys(FEATURES) as FeatureKey[]).map((f) => [
-        f,
-        f === 'positions' ? SCOPES.filter((s) => s !== 'IMPORT') : [...SCOPES],
-      ]),
-    );
+    const grants = everyScopeButImport('positions');
     const member = await createTenant(ctx, 'No position import', {
       organizationId: orgA,
       roleId: await createRole(ctx, orgA, 'No position import', grants),
@@ -518,15 +511,12 @@ describe('IMPORT on Position Management', () => {
     const mine = await dryRun(importerA.session, 'mine.csv', csvOf([HEADER, ['Mine', 'Ops', 'Pune', '1']]));
     const snapshot = await tableFingerprint(ctx);
     const before = await snapshot();
-    const answers = [
-      await member.session.get('/api/auth/imports/positions/template'),
-      await upload(member.session, { name: 'x.csv', data: csvOf([HEADER, ['X', 'Ops', 'Pune', '1']]) }),
-      await member.session.get('/api/auth/imports/positions'),
-      await member.session.get(`/api/auth/imports/positions/${mine.id}`),
-      await member.session.get(`/api/auth/imports/positions/${mine.id}/errors`),
-      await member.session.post(`/api/auth/imports/positions/${mine.id}/commit`),
-    ];
-    expect(answers.map((a) => a.statusCode)).toEqual([403, 403, 403, 403, 403, 403]);
+    expect(
+      await importRouteStatuses('positions', member.session, mine.id, {
+        name: 'x.csv',
+        data: csvOf([HEADER, ['X', 'Ops', 'Pune', '1']]),
+      }),
+    ).toEqual([403, 403, 403, 403, 403, 403]);
     expect(await snapshot()).toBe(before);
   });
 });

@@ -1,17 +1,25 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
-import type { ImportKind } from '@portal/shared';
+import {
+  FEATURES,
+  IMPORT_KIND_FEATURE,
+  SCOPES,
+  type FeatureKey,
+  type ImportKind,
+  type Scope,
+} from '@portal/shared';
 import { multipartBody } from '../../../test/upload-fixtures.js';
 
 /** Files for the import tests (and the bench): workbooks, CSV text, and a ZIP whose entries are deflated. */
 
-/** What posts a form: a test's Session (test/harness.ts), kept structural so the bench can import this file. */
+/** A test's Session (test/harness.ts), kept structural so the bench can import this file. */
 interface Session {
+  get(url: string): Promise<LightMyRequestResponse>;
   post(
     url: string,
-    payload: unknown,
-    options: { headers: Record<string, string> },
+    payload?: unknown,
+    options?: { headers: Record<string, string> },
   ): Promise<LightMyRequestResponse>;
 }
 
@@ -101,4 +109,37 @@ export async function sheetRows(data: Buffer, sheet = 1): Promise<string[][]> {
     );
   });
   return rows;
+}
+
+/** Every scope of every feature but the kind's IMPORT: a member who may do everything else. */
+export function everyScopeButImport(kind: ImportKind): Partial<Record<FeatureKey, Scope[]>> {
+  const feature = IMPORT_KIND_FEATURE[kind];
+  return Object.fromEntries(
+    (Object.keys(FEATURES) as FeatureKey[]).map((f) => [
+      f,
+      f === feature ? SCOPES.filter((s) => s !== 'IMPORT') : [...SCOPES],
+    ]),
+  );
+}
+
+/**
+ * The statuses of a kind's six routes as `session` asks them: the template, a dry run of `file`,
+ * the history, and the import `importId`, its errors file and its commit.
+ */
+export async function importRouteStatuses(
+  kind: ImportKind,
+  session: Session,
+  importId: string,
+  file: { name: string; data: Buffer },
+): Promise<number[]> {
+  const base = `/api/auth/imports/${kind}`;
+  const answers = [
+    await session.get(`${base}/template`),
+    await uploadImportOf(kind, session, file),
+    await session.get(base),
+    await session.get(`${base}/${importId}`),
+    await session.get(`${base}/${importId}/errors`),
+    await session.post(`${base}/${importId}/commit`),
+  ];
+  return answers.map((a) => a.statusCode);
 }
