@@ -1,4 +1,10 @@
-import { importColumnMissing, messages, type ImportColumn, type ImportMapping } from '@portal/shared';
+import {
+  importColumnMissing,
+  importDuplicateInFile,
+  messages,
+  type ImportColumn,
+  type ImportMapping,
+} from '@portal/shared';
 import { badRequest } from '../../lib/errors.js';
 import { isStorableText } from '../../plugins/text-guard.js';
 import type { SheetTable } from './import-file.js';
@@ -140,6 +146,14 @@ export class RowErrors {
 
   has(key: string): boolean {
     return this.failed.has(key);
+  }
+
+  /** A later row repeating an earlier one's value of a unique column: its error, else remembered. */
+  checkRepeat(key: string, value: string, seen: Map<string, number>, rowNumber: number): void {
+    if (!value) return;
+    const earlier = seen.get(value);
+    if (earlier !== undefined) this.fail(key, importDuplicateInFile(this.labels.get(key) ?? key, earlier));
+    else seen.set(value, rowNumber);
   }
 
   get any(): boolean {

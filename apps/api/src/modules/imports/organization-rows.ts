@@ -3,7 +3,6 @@ import {
   computeAmounts,
   DEFAULT_GST_PERCENT,
   gstinMatchesState,
-  importDuplicateInFile,
   messages,
   onboardingBodySchema,
   optionalGstinSchema,
@@ -36,10 +35,6 @@ export const ORGANIZATION_ALIASES: Record<OrganizationImportColumn, string[]> = 
   gstin: ['gstin', 'gstno', 'gstnumber'],
 };
 
-const LABELS = Object.fromEntries(ORGANIZATION_IMPORT_COLUMNS.map((c) => [c.key, c.label])) as Record<
-  OrganizationImportColumn,
-  string
->;
 const RULES = Object.fromEntries(ORGANIZATION_IMPORT_COLUMNS.map((c) => [c.key, c.rule])) as Record<
   OrganizationImportColumn,
   string
@@ -205,21 +200,6 @@ export interface CheckedOrganizationRow extends CheckedRow {
   foreignConflict: boolean;
 }
 
-/** A later row repeating an earlier one's value of a unique column: its error, else remembered. */
-function checkRepeat(
-  errors: RowErrors,
-  column: 'email' | 'username' | 'company',
-  value: string,
-  ctx: OrganizationRowContext,
-  rowNumber: number,
-) {
-  if (!value || errors.has(column)) return;
-  const seen = ctx.seen[column];
-  const earlier = seen.get(value);
-  if (earlier !== undefined) errors.fail(column, importDuplicateInFile(LABELS[column], earlier));
-  else seen.set(value, rowNumber);
-}
-
 /** An organization the importer may find as an existing onboarding: a tenant, and one within its scope. */
 function matchable(org: ExistingOrganization | undefined, ctx: OrganizationRowContext) {
   return org !== undefined && !org.isPlatform && (ctx.scope === null || org.id === ctx.scope);
@@ -244,9 +224,13 @@ export function checkOrganizationRow(row: ImportRow, ctx: OrganizationRowContext
   const email = values.email.trim().toLowerCase();
   const username = values.username.trim().toLowerCase();
   const company = values.company.trim().toLowerCase();
-  checkRepeat(errors, 'email', email, ctx, row.rowNumber);
-  checkRepeat(errors, 'username', username, ctx, row.rowNumber);
-  if (ctx.matchBy === 'company') checkRepeat(errors, 'company', company, ctx, row.rowNumber);
+  // A value already refused is not remembered: a later row repeating it is judged on its own.
+  const unique: ('email' | 'username' | 'company')[] = ['email', 'username'];
+  if (ctx.matchBy === 'company') unique.push('company');
+  const typed = { email, username, company };
+  for (const column of unique) {
+    if (!errors.has(column)) errors.checkRepeat(column, typed[column], ctx.seen[column], row.rowNumber);
+  }
 
   const emailHolder = errors.has('email') ? undefined : ctx.byEmail.get(email);
   const usernameHolder = errors.has('username') ? undefined : ctx.byUsername.get(username);

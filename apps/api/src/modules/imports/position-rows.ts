@@ -1,5 +1,4 @@
 import {
-  importDuplicateInFile,
   messages,
   POSITION_IMPORT_COLUMNS,
   positionFormSchema,
@@ -22,8 +21,6 @@ export const POSITION_ALIASES: Record<PositionImportColumn, string[]> = {
   location: ['location', 'city', 'office', 'joblocation'],
   openings: ['openings', 'vacancies', 'noofopenings', 'numberofopenings', 'headcount'],
 };
-
-const TITLE_LABEL = POSITION_IMPORT_COLUMNS.find((c) => c.key === 'title')!.label;
 
 /** The form's fields, each under the column it is read from. */
 const SCHEMA_FIELD: Record<keyof PositionForm, PositionImportColumn> = {
@@ -75,11 +72,7 @@ export function checkPositionRow(row: ImportRow, ctx: PositionRowContext): Check
   if (!parsed.success) errors.addIssues(parsed.error.issues, SCHEMA_FIELD);
 
   const title = (row.values.title ?? '').trim().toLowerCase();
-  if (title) {
-    const earlier = ctx.seenTitles.get(title);
-    if (earlier !== undefined) errors.fail('title', importDuplicateInFile(TITLE_LABEL, earlier));
-    else ctx.seenTitles.set(title, row.rowNumber);
-  }
+  errors.checkRepeat('title', title, ctx.seenTitles, row.rowNumber);
 
   const existing = errors.has('title') ? [] : (ctx.byTitle.get(title) ?? []);
   let outcome: ImportRowOutcome = 'to_create';

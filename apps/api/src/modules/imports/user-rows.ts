@@ -1,6 +1,5 @@
 import {
   createUserBodySchema,
-  importDuplicateInFile,
   messages,
   USER_IMPORT_COLUMNS,
   type ImportOnExisting,
@@ -20,11 +19,6 @@ export const USER_ALIASES: Record<UserImportColumn, string[]> = {
   mobile: ['mobile', 'mobileno', 'mobilenumber', 'phone', 'contactnumber'],
   role: ['role', 'rolename'],
 };
-
-const LABELS = Object.fromEntries(USER_IMPORT_COLUMNS.map((c) => [c.key, c.label])) as Record<
-  UserImportColumn,
-  string
->;
 
 /** A user of the portal a row's email or username matched. */
 export interface ExistingUser {
@@ -71,20 +65,6 @@ const SCHEMA_FIELD: Record<string, UserImportColumn> = {
   mobileNo: 'mobile',
 };
 
-/** A later row repeating an earlier one's value of a unique column: its error, else remembered. */
-function checkRepeat(
-  errors: RowErrors,
-  column: 'email' | 'username',
-  value: string,
-  seen: Map<string, number>,
-  rowNumber: number,
-) {
-  if (!value) return;
-  const earlier = seen.get(value);
-  if (earlier !== undefined) errors.fail(column, importDuplicateInFile(LABELS[column], earlier));
-  else seen.set(value, rowNumber);
-}
-
 /**
  * One row's checks: text the database cannot store, the create-user screen's schema and messages,
  * the role (known to the organization, no wider than the importer's), repeats of an earlier row,
@@ -114,8 +94,8 @@ export function checkUserRow(row: ImportRow, ctx: UserRowContext): CheckedUserRo
   if (!parsed.success) errors.addIssues(parsed.error.issues, SCHEMA_FIELD);
   const email = values.email.trim().toLowerCase();
   const username = values.username.trim().toLowerCase();
-  checkRepeat(errors, 'email', email, ctx.seenEmails, row.rowNumber);
-  checkRepeat(errors, 'username', username, ctx.seenUsernames, row.rowNumber);
+  errors.checkRepeat('email', email, ctx.seenEmails, row.rowNumber);
+  errors.checkRepeat('username', username, ctx.seenUsernames, row.rowNumber);
 
   const byEmail = errors.has('email') ? undefined : ctx.byEmail.get(email);
   const byUsername = errors.has('username') ? undefined : ctx.byUsername.get(username);
