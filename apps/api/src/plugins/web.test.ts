@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { messages } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import errorsPlugin from './errors.js';
 import webPlugin from './web.js';
 
 const INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';
@@ -29,6 +31,8 @@ describe('web app serving', () => {
     dir = mkdtempSync(join(tmpdir(), 'portal-web-'));
     writeBuild(dir);
     app = Fastify({ logger: false });
+    // As in the app: an unknown /api path is handed to the errors plugin's not-found answer.
+    await app.register(errorsPlugin);
     await app.register(webPlugin, { distDir: dir });
   });
   afterAll(async () => {
@@ -68,6 +72,6 @@ describe('web app serving', () => {
   it('answers an unknown API path with the JSON 404, not the web app', async () => {
     const res = await get('/api/nothing-here', 'br');
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ success: false, message: 'Not found', errors: {} });
+    expect(res.json()).toEqual({ success: false, message: messages.http.notFound, errors: {} });
   });
 });
