@@ -12,7 +12,6 @@ import {
   createOrganizationDirect,
   createTestApp,
   createUserDirect,
-  LONG_MODE,
   roleIdByName,
   type TestContext,
 } from '../../../test/harness.js';
@@ -354,38 +353,6 @@ describe('createImportedUsers', () => {
       const outcomes = await batch;
       expect(refusal(outcomes.get(1))).toEqual({ status: 409, message: messages.users.duplicate });
       expect(createdUser(outcomes.get(2)).email).toBe(other.email);
-    },
-  );
-
-  it.runIf(LONG_MODE)(
-    '10,000 users in batches of 50, 100 and 200, the delivery jobs running beside: the time each takes (printed)',
-    { timeout: 1_800_000 },
-    async () => {
-      for (const size of [50, 100, 200]) {
-        const rows = Array.from({ length: 10_000 }, (_, i) =>
-          body({ username: `ten.${size}.${i}`, email: `ten.${size}.${i}@batch-a.test` }),
-        );
-        const started = performance.now();
-        for (let i = 0; i < rows.length; i += size) {
-          const outcomes = await importBatch(
-            importer,
-            rows.slice(i, i + size).map((input, j) => ({ key: i + j, input })),
-          );
-          expect(outcomes.size).toBe(Math.min(size, rows.length - i));
-        }
-        const createdMs = performance.now() - started;
-        // The next size starts once these invitations are delivered, so it does not wait on them.
-        await ctx.app.deps.jobs.settled(1_200_000);
-        const deliveredMs = performance.now() - started;
-        const [count] = await ctx.database.db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(users)
-          .where(sql`${users.email} like ${`ten.${size}.%`}`);
-        expect(count!.n).toBe(10_000);
-        console.info(
-          `createImportedUsers, 10,000 users on ${ctx.app.deps.dbKind} in batches of ${size}: created and queued ${Math.round(createdMs)} ms, delivered ${Math.round(deliveredMs)} ms`,
-        );
-      }
     },
   );
 
