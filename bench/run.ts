@@ -28,6 +28,8 @@ const only = new Set((process.env.BENCH_ONLY ?? 'api,web,lighthouse').split(',')
 const apiFigures = (
   ['uploads', 'hooks', 'sign-in', 'jobs', 'renewals', 'tenant-day', 'imports'] as const
 ).find((f) => f === process.env.BENCH_FIGURES);
+// BENCH_DATABASE=pglite or =postgres: the API figures on that database only.
+const databases = new Set((process.env.BENCH_DATABASE ?? 'pglite,postgres').split(','));
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 async function postgresAvailable(): Promise<boolean> {
@@ -102,8 +104,9 @@ async function apiPart(kind: 'pglite' | 'postgres'): Promise<ApiRun['uploads'] |
 }
 
 if (only.has('api')) {
-  const embedded = await apiPart('pglite');
-  if (await postgresAvailable()) {
+  const embedded = databases.has('pglite') ? await apiPart('pglite') : undefined;
+  if (!databases.has('postgres')) log('BENCH_DATABASE: API figures on PGlite only');
+  else if (await postgresAvailable()) {
     const server = await apiPart('postgres');
     // The embedded database serves from a thread of its own (docs/decisions/017): large uploads on
     // the API's thread should cost other requests about what they cost them beside PostgreSQL.
