@@ -21,6 +21,17 @@ import {
 
 /** Rows per transaction unless the kind says otherwise: each row a savepoint, the batch one commit. */
 const BATCH_ROWS = 50;
+/**
+ * The embedded database is one connection: while a batch's transaction holds it, every request waits.
+ * There batches stay this small, so a request waits behind one short batch (bench/results/imports.md).
+ */
+const EMBEDDED_BATCH_ROWS = 25;
+
+/** Rows a batch takes: the kind's number, and no more than the embedded database's bound on it. */
+function batchRows(deps: Deps, handler: ImportKindHandler<unknown>): number {
+  const rows = handler.batchRows ?? BATCH_ROWS;
+  return deps.dbKind === 'pglite' ? Math.min(rows, EMBEDDED_BATCH_ROWS) : rows;
+}
 /** A run hands over to a fresh job after this long, well inside its queue's expiry. */
 const RUN_SLICE_MS = 30_000;
 
@@ -71,7 +82,7 @@ async function commitBatch(
   record: ImportRecord,
 ): Promise<number> {
   const { taken, results } = await deps.db.transaction(async (tx) => {
-    const rows = await lockPendingRows(tx, record.id, handler.batchRows ?? BATCH_ROWS);
+    const rows = await lockPendingRows(tx, record.id, batchRows(deps, handler));
     if (rows.length === 0) return { taken: 0, results: [] };
     const done = await handler.commitRows(withDb(deps, tx), importer, context, rows);
     await setRowResults(
