@@ -180,6 +180,16 @@ export const companyDetailsSchema = z.object({
 });
 export type CompanyDetails = z.infer<typeof companyDetailsSchema>;
 
+/**
+ * The GST state and GSTIN given when the organization was onboarded (an organizations import): where
+ * the Company Details form starts while the organization has saved none, so a first save keeps them.
+ */
+export const onboardingTaxParticularsSchema = z.object({
+  gstStateCode: z.string().nullable(),
+  gstin: z.string().nullable(),
+});
+export type OnboardingTaxParticulars = z.infer<typeof onboardingTaxParticularsSchema>;
+
 export const organizationIdParamsSchema = z.object({
   organizationId: z.uuid({ error: messages.company.organizationNotFound }),
 });

@@ -5,6 +5,7 @@ import {
   companyDetailsBodySchema,
   companyDetailsSchema,
   messages,
+  onboardingTaxParticularsSchema,
   organizationIdParamsSchema,
   successSchema,
 } from '@portal/shared';
@@ -23,15 +24,19 @@ export async function companiesRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary:
-          'Company details of an organization (own organization; any for super_admin); null if none yet',
+          'Company details of an organization (own organization; any for super_admin); null if none yet, with the GST particulars given at onboarding to start from',
         params: organizationIdParamsSchema,
-        response: { 200: successSchema(companyDetailsSchema.nullable()) },
+        response: {
+          200: successSchema(companyDetailsSchema.nullable()).extend({
+            onboarding: onboardingTaxParticularsSchema.nullable(),
+          }),
+        },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await getCompany(app.deps, requireActor(request), request.params),
-    }),
+    async (request) => {
+      const { details, onboarding } = await getCompany(app.deps, requireActor(request), request.params);
+      return { success: true as const, data: details, onboarding };
+    },
   );
 
   app.post(

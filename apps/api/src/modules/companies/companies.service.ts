@@ -1,9 +1,14 @@
-import { messages, type CompanyDetails, type CompanyDetailsFields } from '@portal/shared';
+import {
+  messages,
+  type CompanyDetails,
+  type CompanyDetailsFields,
+  type OnboardingTaxParticulars,
+} from '@portal/shared';
 import { notFound } from '../../lib/errors.js';
 import { tenantScope, type Actor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
-import { findOrganization } from '../organizations/index.js';
+import { findOrganization, organizationsByIdOrName } from '../organizations/index.js';
 import { requireActiveSubscription } from '../profile/index.js';
 import { findCompanyDetails, findTaxParticulars, upsertCompanyDetails } from './companies.repo.js';
 
@@ -15,14 +20,27 @@ async function requireReachableOrganization(deps: Deps, actor: Actor, organizati
   }
 }
 
-/** The organization's company details, or null while none were saved. */
+/**
+ * The organization's company details, null while none were saved; then also the GST particulars
+ * given at its onboarding, if any, for the form to start from.
+ */
 export async function getCompany(
   deps: Deps,
   actor: Actor,
   input: { organizationId: string },
-): Promise<CompanyDetails | null> {
+): Promise<{ details: CompanyDetails | null; onboarding: OnboardingTaxParticulars | null }> {
   await requireReachableOrganization(deps, actor, input.organizationId);
-  return findCompanyDetails(deps.db, input.organizationId);
+  const details = await findCompanyDetails(deps.db, input.organizationId);
+  if (details) return { details, onboarding: null };
+  const [organization] = await organizationsByIdOrName(deps, actor, {
+    ids: [input.organizationId],
+    names: [],
+  });
+  const onboarding =
+    organization && (organization.gstStateCode || organization.gstin)
+      ? { gstStateCode: organization.gstStateCode, gstin: organization.gstin }
+      : null;
+  return { details: null, onboarding };
 }
 
 /** POST /api/auth/companies: creates or replaces the organization's one record. */

@@ -145,14 +145,27 @@ describe('an imported organization’s GST particulars', () => {
     });
   });
 
-  it('once the company saves Company Details, theirs win, even left empty', async () => {
+  it('Company Details start from them while none are saved; once saved, theirs win, even left empty', async () => {
     const org = await organizationNamed('Mumbai Hiring');
+    const before = await root.get(`/api/auth/companies/${org.id}`);
+    expect(before.statusCode, before.body).toBe(200);
+    expect(before.json()).toEqual({
+      success: true,
+      data: null,
+      onboarding: { gstStateCode: '27', gstin: gstinOf('27') },
+    });
+    const plain = await root.get(`/api/auth/companies/${(await organizationNamed('Plain Hiring')).id}`);
+    expect(plain.json()).toEqual({ success: true, data: null, onboarding: null });
+
     const own = gstinOf('29', 'AAACM5555M');
     const saved = await root.post(
       '/api/auth/companies',
       companyDetailsBody(org.id, { gstStateCode: '29', gstin: own }),
     );
     expect(saved.statusCode, saved.body).toBe(200);
+    const read = (await root.get(`/api/auth/companies/${org.id}`)).json();
+    expect(read.data).toMatchObject({ gstStateCode: '29', gstin: own });
+    expect(read.onboarding).toBeNull();
     expect(await payItsSubscription(org.id)).toMatchObject({
       buyerGstin: own,
       placeOfSupplyCode: '29',

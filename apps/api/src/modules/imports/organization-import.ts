@@ -55,10 +55,8 @@ async function updateOnboarded(
   if (admin.username !== username || (admin.mobileNo ?? '') !== mobileNo) {
     await updateUser(deps, actor, { id: admin.id, body: { username, mobileNo } });
   }
-  const details = await getCompany(deps, actor, { organizationId });
-  const held =
-    details ?? (await organizationsByIdOrName(deps, actor, { ids: [organizationId], names: [] }))[0];
-  if (!held || sameTax(held, tax)) return;
+  const { details, onboarding } = await getCompany(deps, actor, { organizationId });
+  if (sameTax(details ?? onboarding ?? { gstStateCode: null, gstin: null }, tax)) return;
   // The route's permission (Organization Management UPDATE); the service checks the rest.
   if (!can(actor, 'organizations', 'UPDATE')) throw forbidden();
   if (!details) {

@@ -1,13 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiSuccess, CompanyDetails } from '@portal/shared';
+import type { ApiSuccess, CompanyDetails, OnboardingTaxParticulars } from '@portal/shared';
 import { api } from '../../../lib/api-client';
 
-/** GET /auth/companies/:organizationId; null while the organization has saved none. */
-export async function getCompany(organizationId: string): Promise<CompanyDetails | null> {
-  const body = await api.get<ApiSuccess<CompanyDetails | null>>(
-    `/auth/companies/${encodeURIComponent(organizationId)}`,
-  );
-  return body.data ?? null;
+/** The saved details (null while none), and the GST particulars given at onboarding to start from. */
+export interface CompanyAnswer {
+  details: CompanyDetails | null;
+  onboarding: OnboardingTaxParticulars | null;
+}
+
+/** GET /auth/companies/:organizationId. */
+export async function getCompany(organizationId: string): Promise<CompanyAnswer> {
+  const body = await api.get<
+    ApiSuccess<CompanyDetails | null> & { onboarding?: OnboardingTaxParticulars | null }
+  >(`/auth/companies/${encodeURIComponent(organizationId)}`);
+  return { details: body.data ?? null, onboarding: body.onboarding ?? null };
 }
 
 export const companyQueryKey = (organizationId: string | null) => ['company', organizationId] as const;

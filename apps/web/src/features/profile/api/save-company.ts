@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiSuccess, CompanyDetails, CompanyDetailsBody } from '@portal/shared';
 import { api } from '../../../lib/api-client';
-import { companyQueryKey } from './get-company';
+import { companyQueryKey, type CompanyAnswer } from './get-company';
 
 /** POST /auth/companies: creates or replaces the organization's company details. */
 export async function saveCompany(body: CompanyDetailsBody): Promise<CompanyDetails> {
@@ -12,6 +12,10 @@ export function useSaveCompany() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveCompany,
-    onSuccess: (details) => queryClient.setQueryData(companyQueryKey(details.organizationId), details),
+    onSuccess: (details) =>
+      queryClient.setQueryData<CompanyAnswer>(companyQueryKey(details.organizationId), {
+        details,
+        onboarding: null,
+      }),
   });
 }

@@ -11,13 +11,12 @@ import {
   INDIAN_STATES,
   messages,
   stateLabel,
-  type CompanyDetails,
   type CompanyDetailsFields,
   type CompanyDetailsFormValues,
   type User,
 } from '@portal/shared';
 import { extractErrorMessage } from '../../../lib/error-message';
-import { useCompany } from '../api/get-company';
+import { useCompany, type CompanyAnswer } from '../api/get-company';
 import { useSaveCompany } from '../api/save-company';
 import { hasActiveSubscription } from '../utils/subscription';
 
@@ -86,14 +85,20 @@ const EMPTY: CompanyDetailsFormValues = {
 
 /**
  * The form's values: the saved record, or, while none is saved, the company name typed on the
- * invite. The server makes the organization and the user's `client` from that name, but no company
- * record until Company Details is first saved (it needs the required fields), so its read answers null.
+ * invite and the GST particulars given at onboarding. The server makes the organization and the
+ * user's `client` from that name, but no company record until Company Details is first saved (it
+ * needs the required fields), so its read answers null.
  */
-function formValues(
-  details: CompanyDetails | null | undefined,
-  companyName?: string | null,
-): CompanyDetailsFormValues {
-  if (!details) return { ...EMPTY, name: companyName?.trim() ?? '' };
+function formValues(answer: CompanyAnswer, companyName?: string | null): CompanyDetailsFormValues {
+  const { details, onboarding } = answer;
+  if (!details) {
+    return {
+      ...EMPTY,
+      name: companyName?.trim() ?? '',
+      gstStateCode: (onboarding?.gstStateCode ?? '') as CompanyDetailsFormValues['gstStateCode'],
+      gstin: onboarding?.gstin ?? '',
+    };
+  }
   return {
     ...EMPTY,
     ...details,

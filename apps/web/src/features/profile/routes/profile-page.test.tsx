@@ -6,14 +6,17 @@ import {
   companyDetailsSchema,
   gstinCheckCharacter,
   messages,
+  onboardingTaxParticularsSchema,
+  successSchema,
   userSchema,
   type CompanyDetails,
+  type OnboardingTaxParticulars,
   type Scope,
   type SessionUser,
 } from '@portal/shared';
 import { avatarInitials } from '../../../components/avatar-initials';
 import { renderAt } from '../../../test/render-at';
-import { ok, refusal } from '../../../test/responses';
+import { answer, ok, refusal } from '../../../test/responses';
 import { lastRequest, sentRequests, server } from '../../../test/server';
 import { aUser, ORG_ID as ORG, permission, type UserSpec } from '../../../test/users';
 import { ProfilePage } from './profile-page';
@@ -32,12 +35,26 @@ function testUser(fields: UserSpec = {}, orgScopes: Scope[] = ['READ', 'UPDATE']
 
 let signedIn: SessionUser;
 
-/** Signs in as `user`, whose profile the API answers, with the organization's `companyDetails`. */
-function serve(user: SessionUser, companyDetails: CompanyDetails | null = null) {
+/** GET /api/auth/companies/:organizationId's answer, as its route declares it. */
+const companyAnswerSchema = successSchema(companyDetailsSchema.nullable()).extend({
+  onboarding: onboardingTaxParticularsSchema.nullable(),
+});
+
+/**
+ * Signs in as `user`, whose profile the API answers, with the organization's `companyDetails` (and,
+ * while it has none, the GST particulars given at its onboarding).
+ */
+function serve(
+  user: SessionUser,
+  companyDetails: CompanyDetails | null = null,
+  onboarding: OnboardingTaxParticulars | null = null,
+) {
   signedIn = user;
   server.use(
     http.get('/api/auth/profile', () => ok(userSchema, user)),
-    http.get(`/api/auth/companies/${ORG}`, () => ok(companyDetailsSchema.nullable(), companyDetails)),
+    http.get(`/api/auth/companies/${ORG}`, () =>
+      answer(companyAnswerSchema, { success: true, data: companyDetails, onboarding }),
+    ),
   );
 }
 
@@ -297,6 +314,19 @@ describe('company details', () => {
     await user.click(saveIn(company()));
     expect(await screen.findByText(messages.profile.companySaved)).toBeTruthy();
     expect(lastRequest('POST', '/auth/companies').body).toMatchObject({ gstStateCode: null, gstin: null });
+  });
+
+  it('starts from the GST particulars given at onboarding while no details are saved', async () => {
+    const gstin = `29AAACA1234A1Z${gstinCheckCharacter('29AAACA1234A1Z')}`;
+    serve(testUser(), null, { gstStateCode: '29', gstin });
+    await renderPage();
+    await screen.findByRole('region', { name: messages.profile.companyDetails });
+    await waitFor(() =>
+      expect(within(company()).getByRole('textbox', { name: /GSTIN/ })).toHaveProperty('value', gstin),
+    );
+    expect(within(company()).getByRole('combobox', { name: /GST State/ }).textContent).toContain(
+      'Karnataka (29)',
+    );
   });
 
   it('is read-only without Organization Management UPDATE', async () => {
