@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successSchema } from './common.js';
 import { gstinMatchesState, optionalGstinSchema, optionalStateCodeSchema } from './invoices.js';
 import { messages } from '../messages.js';
 import { isStrongPassword } from '../password.js';
@@ -189,6 +190,11 @@ export const onboardingTaxParticularsSchema = z.object({
   gstin: z.string().nullable(),
 });
 export type OnboardingTaxParticulars = z.infer<typeof onboardingTaxParticularsSchema>;
+
+/** GET /api/auth/companies/:organizationId: the details (null while none), and `onboarding` then. */
+export const companyAnswerSchema = successSchema(companyDetailsSchema.nullable()).extend({
+  onboarding: onboardingTaxParticularsSchema.nullable(),
+});
 
 export const organizationIdParamsSchema = z.object({
   organizationId: z.uuid({ error: messages.company.organizationNotFound }),

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  companyAnswerSchema,
   companyDetailsBodySchema,
   companyDetailsSchema,
   messages,
-  onboardingTaxParticularsSchema,
   organizationIdParamsSchema,
   successSchema,
 } from '@portal/shared';
@@ -26,11 +26,7 @@ export async function companiesRoutes(fastify: FastifyInstance) {
         summary:
           'Company details of an organization (own organization; any for super_admin); null if none yet, with the GST particulars given at onboarding to start from',
         params: organizationIdParamsSchema,
-        response: {
-          200: successSchema(companyDetailsSchema.nullable()).extend({
-            onboarding: onboardingTaxParticularsSchema.nullable(),
-          }),
-        },
+        response: { 200: companyAnswerSchema },
       },
     },
     async (request) => {

@@ -8,16 +8,22 @@ import { notFound } from '../../lib/errors.js';
 import { tenantScope, type Actor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { recordActivity } from '../../core/activity-log.repo.js';
-import { findOrganization, organizationsByIdOrName } from '../organizations/index.js';
+import { organizationsByIdOrName } from '../organizations/index.js';
 import { requireActiveSubscription } from '../profile/index.js';
 import { findCompanyDetails, findTaxParticulars, upsertCompanyDetails } from './companies.repo.js';
 
-/** Own organization only (any for super_admin); another tenant's answers 404 like a missing one. */
+/**
+ * Own organization only (any for super_admin); another tenant's answers 404 like a missing one.
+ * Answers it with the GST particulars given at its onboarding.
+ */
 async function requireReachableOrganization(deps: Deps, actor: Actor, organizationId: string) {
   const scope = tenantScope(actor);
-  if ((scope && scope !== organizationId) || !(await findOrganization(deps, actor, { id: organizationId }))) {
-    throw notFound(messages.company.organizationNotFound);
-  }
+  const [organization] =
+    scope && scope !== organizationId
+      ? []
+      : await organizationsByIdOrName(deps, actor, { ids: [organizationId], names: [] });
+  if (!organization) throw notFound(messages.company.organizationNotFound);
+  return organization;
 }
 
 /**
@@ -29,18 +35,10 @@ export async function getCompany(
   actor: Actor,
   input: { organizationId: string },
 ): Promise<{ details: CompanyDetails | null; onboarding: OnboardingTaxParticulars | null }> {
-  await requireReachableOrganization(deps, actor, input.organizationId);
+  const { gstStateCode, gstin } = await requireReachableOrganization(deps, actor, input.organizationId);
   const details = await findCompanyDetails(deps.db, input.organizationId);
   if (details) return { details, onboarding: null };
-  const [organization] = await organizationsByIdOrName(deps, actor, {
-    ids: [input.organizationId],
-    names: [],
-  });
-  const onboarding =
-    organization && (organization.gstStateCode || organization.gstin)
-      ? { gstStateCode: organization.gstStateCode, gstin: organization.gstin }
-      : null;
-  return { details: null, onboarding };
+  return { details: null, onboarding: gstStateCode || gstin ? { gstStateCode, gstin } : null };
 }
 
 /** POST /api/auth/companies: creates or replaces the organization's one record. */

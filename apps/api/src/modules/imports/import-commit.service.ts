@@ -26,14 +26,14 @@ const BATCH_ROWS = 50;
  * There batches stay this small, so a request waits behind one short batch (bench/results/imports.md).
  */
 const EMBEDDED_BATCH_ROWS = 25;
+/** A run hands over to a fresh job after this long, well inside its queue's expiry. */
+const RUN_SLICE_MS = 30_000;
 
 /** Rows a batch takes: the kind's number, and no more than the embedded database's bound on it. */
 function batchRows(deps: Deps, handler: ImportKindHandler<unknown>): number {
   const rows = handler.batchRows ?? BATCH_ROWS;
   return deps.dbKind === 'pglite' ? Math.min(rows, EMBEDDED_BATCH_ROWS) : rows;
 }
-/** A run hands over to a fresh job after this long, well inside its queue's expiry. */
-const RUN_SLICE_MS = 30_000;
 
 /**
  * The importer as the commit acts: who they are now (active, still holding IMPORT on the kind's feature),

@@ -3,11 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  companyAnswerSchema,
   companyDetailsSchema,
   gstinCheckCharacter,
   messages,
-  onboardingTaxParticularsSchema,
-  successSchema,
   userSchema,
   type CompanyDetails,
   type OnboardingTaxParticulars,
@@ -34,11 +33,6 @@ function testUser(fields: UserSpec = {}, orgScopes: Scope[] = ['READ', 'UPDATE']
 }
 
 let signedIn: SessionUser;
-
-/** GET /api/auth/companies/:organizationId's answer, as its route declares it. */
-const companyAnswerSchema = successSchema(companyDetailsSchema.nullable()).extend({
-  onboarding: onboardingTaxParticularsSchema.nullable(),
-});
 
 /**
  * Signs in as `user`, whose profile the API answers, with the organization's `companyDetails` (and,
